@@ -1,0 +1,45 @@
+/**
+ * The i18n catalogues (en, es), merged from one file per area. Keys are flat and dotted
+ * (`login.mail.required`). Each area file is owned by the feature that uses it.
+ */
+import { api as enApi } from './en/api.ts';
+import { common as enCommon } from './en/common.ts';
+import { inputs as enInputs } from './en/inputs.ts';
+import { menu as enMenu } from './en/menu.ts';
+import { shell as enShell } from './en/shell.ts';
+import { api as esApi } from './es/api.ts';
+import { common as esCommon } from './es/common.ts';
+import { inputs as esInputs } from './es/inputs.ts';
+import { menu as esMenu } from './es/menu.ts';
+import { shell as esShell } from './es/shell.ts';
+
+export const LOCALES = ['en', 'es'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en';
+
+export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs } as const;
+export type MessageKey = keyof typeof en;
+export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs };
+
+export const catalogues: Record<Locale, Record<string, string>> = { en, es };
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
+
+/** Translates a key with `{name}` interpolation; unknown keys come back unchanged. */
+export function translate(locale: Locale, key: string, params?: Record<string, string | number>): string {
+  const text = catalogues[locale][key] ?? catalogues.en[key] ?? key;
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
+}
+
+/** Picks a locale from an Accept-Language header (es or en; default en). */
+export function localeFromAcceptLanguage(header: string | undefined | null): Locale {
+  if (!header) return DEFAULT_LOCALE;
+  for (const part of header.split(',')) {
+    const tag = part.split(';')[0]?.trim().slice(0, 2).toLowerCase();
+    if (isLocale(tag)) return tag;
+  }
+  return DEFAULT_LOCALE;
+}

@@ -1,0 +1,3 @@
+/** en catalogue: shell area. Flat dotted keys. */
+export const shell = {
+} as const satisfies Record<string, string>;

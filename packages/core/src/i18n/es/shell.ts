@@ -1,0 +1,3 @@
+/** es catalogue: shell area. Flat dotted keys. */
+export const shell = {
+} as const satisfies Record<string, string>;

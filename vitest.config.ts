@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+// One Vitest run, three projects: core (unit), web (components, jsdom), api (integration, real DB).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'core',
+          include: ['packages/core/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      'apps/web/vitest.config.ts',
+      'apps/api/vitest.config.ts',
+    ],
+  },
+});
