@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 // One Vitest run, three projects: core (unit), web (components, jsdom), api (integration, real DB).
 export default defineConfig({
   test: {
+    passWithNoTests: true,
+    // 2 cores on CI; each API test file holds an embedded Postgres (~330 MB).
+    maxWorkers: 2,
     projects: [
       {
         test: {

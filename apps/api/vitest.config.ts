@@ -1,12 +1,15 @@
 import { defineProject } from 'vitest/config';
 
+// Integration tests through app.inject on a real database: PGlite by default, PostgreSQL when
+// TEST_DATABASE_URL is set. Each file gets a fresh copy of a migrated+seeded template.
 export default defineProject({
   test: {
     name: 'api',
     include: ['test/**/*.test.ts'],
     environment: 'node',
-    passWithNoTests: true,
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
   },
 });

@@ -1,0 +1,21 @@
+// Bundles the API (and @backoffice/core sources) into dist/ with esbuild; npm packages stay external.
+import { build } from 'esbuild';
+import fs from 'node:fs';
+
+const pkg = JSON.parse(fs.readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const external = Object.keys(pkg.dependencies ?? {}).filter((d) => !d.startsWith('@backoffice/'));
+
+const entries = ['src/server.ts', ...['src/cli-user.ts'].filter((f) => fs.existsSync(f))];
+await build({
+  entryPoints: entries,
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  external: [...external, ...external.map((d) => `${d}/*`)],
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  logLevel: 'warning',
+});
+console.log(`api: built ${entries.join(', ')} -> dist/`);

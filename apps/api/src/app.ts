@@ -1,0 +1,139 @@
+/**
+ * buildApp(config) returns the Fastify instance: database opened and migrated (and seeded when
+ * configured), security headers, CORS, body limits, structured logs with request ids, OpenAPI at
+ * /v1/docs, the envelope, authentication and every module. Tests use app.inject; the server listens.
+ */
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { migrateDatabase, openDatabase, withAdvisoryLock, type Database } from './db/client.ts';
+import { seed } from './db/seed.ts';
+import { modules } from './modules/index.ts';
+import { createTokenService, registerAuth, resolveJwtSecret } from './plugins/auth.ts';
+import { registerEnvelope, sendError } from './plugins/envelope.ts';
+import { registerZodValidation, zodToOpenApi } from './plugins/validation.ts';
+
+export interface BuildOptions {
+  /** Use an already opened database (tests share one per file); closed with the app unless keepDatabase. */
+  database?: Database;
+  keepDatabase?: boolean;
+  /** Skip migrations and seeding (the database is known to be ready). */
+  skipPrepare?: boolean;
+}
+
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const database =
+    opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  if (!opts.skipPrepare) {
+    await migrateDatabase(database);
+    await withAdvisoryLock(database, 7263542, () => seed(database, config));
+  }
+  const secret = await resolveJwtSecret(database, config.jwtSecret);
+  const tokens = createTokenService(secret, { normal: config.tokenTtl, remember: config.tokenTtlRemember });
+  const ctx: AppContext = { config, database, tokens };
+
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, redact: ['req.headers.authorization', 'req.body.password'] },
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? ((hops: number) => (_addr: string, hop: number) => hop < hops)(config.trustProxy)
+        : config.trustProxy,
+    bodyLimit: config.bodyLimit,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    return503OnClosing: true,
+  });
+  app.decorate('ctx', ctx);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerZodValidation(app);
+  registerEnvelope(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'", 'blob:'],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cors, {
+    origin: (origin, cb) => {
+      // Same-origin requests and tools send no Origin; browsers from other origins must be listed.
+      if (!origin || config.corsOrigins.includes(origin)) return cb(null, true);
+      cb(null, false);
+    },
+    credentials: false,
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Back Office API', version: '1.0.0', description: 'Every answer is the envelope {status, message, data}.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: zodToOpenApi,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/v1/docs',
+    staticCSP: true,
+    transformStaticCSP: (header) => header,
+  });
+
+  registerAuth(app, database, tokens);
+
+  for (const mod of modules) {
+    await app.register(async (scope) => mod(scope, ctx));
+  }
+
+  const webDist = config.webDist;
+  const indexHtml = webDist ? path.join(webDist, 'index.html') : null;
+  if (webDist && indexHtml && fs.existsSync(indexHtml)) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    const isApi = url.startsWith('/v1') || url.startsWith('/healthz') || url.startsWith('/readyz');
+    if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && indexHtml && fs.existsSync(indexHtml)) {
+      // The SPA's client-side routes (/en/login, /es/reports/…) all get index.html.
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
+    }
+    return sendError(request, reply, 404, 'error.not_found');
+  });
+
+  app.addHook('onClose', async () => {
+    if (!opts.keepDatabase) await database.close();
+  });
+  return app;
+}

@@ -1,0 +1,106 @@
+/** Configuration from environment variables. Every variable is listed in the README with its default. */
+import { parseDomains } from '@backoffice/core/mail';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type FirewallAdapterKind = 'none' | 'nginx';
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** PGlite data folder; ':memory:' for an in-memory database. Ignored when databaseUrl is set. */
+  dataDir: string;
+  /** postgres://… to use a PostgreSQL server instead of the embedded PGlite. */
+  databaseUrl: string | null;
+  /** HS256 secret; when empty a random one is generated once and stored in the database. */
+  jwtSecret: string | null;
+  /** Token lifetime in seconds, and with "remember login on this computer". */
+  tokenTtl: number;
+  tokenTtlRemember: number;
+  companyDomains: string[];
+  demoPassword: string;
+  /** Seed the demo data set on first start (never in production). */
+  seedDemo: boolean;
+  corsOrigins: string[];
+  /** Fastify trustProxy: false, true, a hop count, or a comma-separated list of addresses/CIDRs. */
+  trustProxy: boolean | number | string[];
+  firewallAdapter: FirewallAdapterKind;
+  firewallNginxFile: string;
+  firewallReloadCmd: string;
+  /** Run background jobs (pg-boss workers and schedules) in this process. */
+  jobs: boolean;
+  logLevel: string;
+  bodyLimit: number;
+  /** Built web app served at / (SPA fallback); null to serve the API only. */
+  webDist: string | null;
+  /** Failed sign-ins allowed per mail and per address within loginWindowSec. */
+  loginMaxPerMail: number;
+  loginMaxPerIp: number;
+  loginWindowSec: number;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** apps/api, whether running from src/ (tsx, tests) or dist/ (bundle). */
+export const API_ROOT = path.resolve(here, '..');
+export const REPO_ROOT = path.resolve(API_ROOT, '..', '..');
+
+function int(value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new Error(`Expected a number, got "${value}"`);
+  return Math.trunc(n);
+}
+
+function bool(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value.trim() === '') return fallback;
+  return ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function trustProxy(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined || value.trim() === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return list(value);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const port = int(env.PORT, 3000);
+  const adapter = (env.FIREWALL_ADAPTER ?? 'none').trim() as FirewallAdapterKind;
+  if (adapter !== 'none' && adapter !== 'nginx') throw new Error(`FIREWALL_ADAPTER must be none or nginx, got "${adapter}"`);
+  const dataDir = env.DATA_DIR ?? path.join(REPO_ROOT, '.data');
+  const webDist = env.WEB_DIST === '' ? null : (env.WEB_DIST ?? path.join(REPO_ROOT, 'apps', 'web', 'dist'));
+  return {
+    env: nodeEnv,
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: dataDir === ':memory:' ? dataDir : path.resolve(dataDir),
+    databaseUrl: env.DATABASE_URL?.trim() || null,
+    jwtSecret: env.JWT_SECRET?.trim() || null,
+    tokenTtl: int(env.TOKEN_TTL, 8 * 3600),
+    tokenTtlRemember: int(env.TOKEN_TTL_REMEMBER, 30 * 24 * 3600),
+    companyDomains: parseDomains(env.COMPANY_DOMAINS),
+    demoPassword: env.DEMO_PASSWORD ?? 'Demo1234!',
+    seedDemo: nodeEnv !== 'production' && bool(env.SEED_DEMO, true),
+    corsOrigins: env.CORS_ORIGINS !== undefined ? list(env.CORS_ORIGINS) : [`http://localhost:${port}`, 'http://localhost:5173'],
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    firewallAdapter: adapter,
+    firewallNginxFile: path.resolve(env.FIREWALL_NGINX_FILE ?? path.join(dataDir === ':memory:' ? REPO_ROOT : dataDir, 'firewall', 'allow.conf')),
+    firewallReloadCmd: env.FIREWALL_RELOAD_CMD ?? 'nginx -s reload',
+    jobs: bool(env.JOBS, true),
+    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    bodyLimit: int(env.BODY_LIMIT, 1024 * 1024),
+    webDist: webDist === null ? null : path.resolve(webDist),
+    loginMaxPerMail: int(env.LOGIN_MAX_PER_MAIL, 5),
+    loginMaxPerIp: int(env.LOGIN_MAX_PER_IP, 20),
+    loginWindowSec: int(env.LOGIN_WINDOW_SEC, 15 * 60),
+  };
+}

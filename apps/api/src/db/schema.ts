@@ -1,0 +1,145 @@
+/**
+ * The database schema (Drizzle, Postgres dialect). One schema for PGlite and PostgreSQL.
+ * After changing it run `npm run db:generate -w apps/api` and commit the new migration in drizzle/.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  inet,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+/** Key/value settings shared by every instance (for example the generated JWT secret). */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    mail: text('mail').notNull(),
+    name: text('name').notNull(),
+    /** scrypt$N$r$p$salt$hash (base64) */
+    passwordHash: text('password_hash').notNull(),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('users_mail_lower_idx').on(sql`lower(${t.mail})`)],
+);
+
+export type Acl = Record<string, string[]>;
+
+export const roles = pgTable('roles', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  description: text('description').notNull().default(''),
+  acl: jsonb('acl').$type<Acl>().notNull().default({}),
+  ...timestamps,
+});
+
+export const userRoles = pgTable(
+  'user_roles',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] }), index('user_roles_role_idx').on(t.roleId)],
+);
+
+/** Menu entries (spec section 3): groups have no slug; leaves link to prefix/slug. */
+export const menuEntries = pgTable('menu_entries', {
+  id: serial('id').primaryKey(),
+  idParent: integer('id_parent'),
+  /** i18n key, e.g. menu.dataviewers */
+  title: text('title').notNull(),
+  icon: text('icon').notNull().default(''),
+  prefix: text('prefix').notNull().default(''),
+  slug: text('slug').notNull().default(''),
+  /** ACL resource; '' means always visible */
+  permission: text('permission').notNull().default(''),
+  hidden: boolean('hidden').notNull().default(false),
+  order: integer('sort_order').notNull().default(0),
+});
+
+/** The staff roster used by the welcome panel (spec section 3, Team roster entry). */
+export const staff = pgTable('staff', {
+  id: serial('id').primaryKey(),
+  /** Work mail in lowercase; null for the default entry. */
+  mail: text('mail').unique(),
+  name: text('name').notNull(),
+  /** Path of the picture served by the API. */
+  pic: text('pic').notNull(),
+  text: text('text'),
+  isDefault: boolean('is_default').notNull().default(false),
+});
+
+/** Every state-changing call: actor, simulated-by, source address, action, entity, before, after. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actorId: integer('actor_id'),
+    simulatedById: integer('simulated_by_id'),
+    ip: text('ip'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [index('audit_log_entity_idx').on(t.entity, t.entityId, t.at), index('audit_log_at_idx').on(t.at)],
+);
+
+/** Fixed-window counters shared by every instance (sign-in limits, public look-ups). */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+/** IP firewall allow-list entries (spec section 3, Firewall request; screens: IP firewall). */
+export const firewallEntries = pgTable(
+  'firewall_entries',
+  {
+    id: serial('id').primaryKey(),
+    ip: inet('ip').notNull(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id),
+    /** HOUR_1 … HOUR_12 or UNLIMITED */
+    type: text('type').notNull(),
+    /** ACTIVE, PENDING, DISABLED, ERROR */
+    status: text('status').notNull().default('PENDING'),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** null for UNLIMITED */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [index('firewall_entries_status_idx').on(t.status, t.expiresAt), index('firewall_entries_owner_idx').on(t.ownerId)],
+);

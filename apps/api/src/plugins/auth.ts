@@ -1,0 +1,179 @@
+/**
+ * Authentication (JWT, HS256, `exp` in seconds) and authorisation: every /v1 route declares what it
+ * needs in `config.auth`, and the same ACL engine as the web app (@backoffice/core/acl) decides.
+ *   { public: true }                      no token needed
+ *   { authenticated: true }               any signed-in user
+ *   { admin: true }                       ADMIN only
+ *   { permission: { resource, action? } } ADMIN, or an ACL that grants it
+ * A /v1 route without `config.auth` makes the server refuse to start.
+ */
+import { isAdmin, isAllowed, mergeAcls, type Acl, type Permission, type RoleRef } from '@backoffice/core/acl';
+import { eq, and } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import crypto from 'node:crypto';
+import type { Database } from '../db/client.ts';
+import { roles, settings, userRoles, users } from '../db/schema.ts';
+import { AppError, forbidden, unauthorized } from '../lib/errors.ts';
+
+export type RouteAuth =
+  | { public: true }
+  | { authenticated: true }
+  | { admin: true }
+  | { permission: Permission };
+
+export interface Caller {
+  id: number;
+  mail: string;
+  name: string;
+  roles: RoleRef[];
+  acl: Acl;
+  /** The ADMIN who is simulating this user, if any. */
+  simulatedBy: number | null;
+  /** Token claims. */
+  remember: boolean;
+  exp: number;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+  interface FastifyInstance {
+    tokens: TokenService;
+  }
+}
+
+export interface TokenClaims {
+  sub: string;
+  /** id of the simulating ADMIN */
+  sim?: number;
+  rem?: boolean;
+}
+
+export interface TokenService {
+  sign(userId: number, opts: { remember?: boolean; simulatedBy?: number | null; ttlSec?: number }): Promise<{ token: string; exp: number }>;
+  verify(token: string): Promise<TokenClaims & { exp: number }>;
+}
+
+/** The JWT secret: JWT_SECRET, else one generated once and shared by every instance through the database. */
+export async function resolveJwtSecret(database: Database, configured: string | null): Promise<Uint8Array> {
+  if (configured) return new TextEncoder().encode(configured);
+  const fresh = crypto.randomBytes(48).toString('base64url');
+  await database.db.insert(settings).values({ key: 'jwt_secret', value: fresh }).onConflictDoNothing();
+  const [row] = await database.db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
+  return new TextEncoder().encode(row!.value);
+}
+
+export function createTokenService(secret: Uint8Array, ttl: { normal: number; remember: number }): TokenService {
+  return {
+    async sign(userId, opts) {
+      const now = Math.floor(Date.now() / 1000);
+      const exp = now + (opts.ttlSec ?? (opts.remember ? ttl.remember : ttl.normal));
+      const claims: Record<string, unknown> = {};
+      if (opts.simulatedBy) claims.sim = opts.simulatedBy;
+      if (opts.remember) claims.rem = true;
+      const token = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(String(userId))
+        .setIssuedAt(now)
+        .setExpirationTime(exp)
+        .sign(secret);
+      return { token, exp };
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
+        if (typeof payload.sub !== 'string' || !/^\d+$/.test(payload.sub) || typeof payload.exp !== 'number') {
+          throw unauthorized('auth.token_invalid');
+        }
+        return { sub: payload.sub, sim: typeof payload.sim === 'number' ? payload.sim : undefined, rem: payload.rem === true, exp: payload.exp };
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        if (err instanceof joseErrors.JWTExpired) throw unauthorized('auth.token_expired');
+        throw unauthorized('auth.token_invalid');
+      }
+    },
+  };
+}
+
+/** Loads an active user with roles and merged ACL, or null. */
+export async function loadCallerIdentity(
+  database: Database,
+  userId: number,
+): Promise<Pick<Caller, 'id' | 'mail' | 'name' | 'roles' | 'acl'> | null> {
+  const rows = await database.db
+    .select({
+      id: users.id,
+      mail: users.mail,
+      name: users.name,
+      roleId: roles.id,
+      roleName: roles.name,
+      acl: roles.acl,
+    })
+    .from(users)
+    .leftJoin(userRoles, eq(userRoles.userId, users.id))
+    .leftJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(users.id, userId), eq(users.active, true)));
+  const first = rows[0];
+  if (!first) return null;
+  const roleList: RoleRef[] = [];
+  const acls: Acl[] = [];
+  for (const r of rows) {
+    if (r.roleId !== null && r.roleName !== null) {
+      roleList.push({ id: r.roleId, name: r.roleName });
+      acls.push(r.acl ?? {});
+    }
+  }
+  roleList.sort((a, b) => Number(a.id) - Number(b.id));
+  return { id: first.id, mail: first.mail, name: first.name, roles: roleList, acl: mergeAcls(acls) };
+}
+
+function bearer(request: FastifyRequest): string | null {
+  const h = request.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer\s+(.+)$/i.exec(h.trim());
+  return m ? m[1]!.trim() : null;
+}
+
+export function registerAuth(app: FastifyInstance, database: Database, tokens: TokenService): void {
+  app.decorate('tokens', tokens);
+  app.decorateRequest('caller', null);
+
+  app.addHook('onRoute', (route) => {
+    const url = route.url;
+    if (!url.startsWith('/v1') || url.startsWith('/v1/docs')) return;
+    if (!route.config?.auth) {
+      throw new Error(`Route ${String(route.method)} ${url} declares no auth requirement (config.auth)`);
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const auth = request.routeOptions.config?.auth;
+    if (!auth || 'public' in auth) {
+      // Public routes still learn who is calling when a valid token is present (not required).
+      return;
+    }
+    const token = bearer(request);
+    if (!token) throw unauthorized('auth.token_missing');
+    const claims = await tokens.verify(token);
+    const identity = await loadCallerIdentity(database, Number(claims.sub));
+    if (!identity) throw unauthorized('auth.token_invalid');
+    request.caller = { ...identity, simulatedBy: claims.sim ?? null, remember: claims.rem === true, exp: claims.exp };
+    if ('authenticated' in auth) return;
+    if ('admin' in auth) {
+      if (!isAdmin(identity.roles)) throw forbidden('admin.only');
+      return;
+    }
+    if (!isAllowed(request.caller, auth.permission)) throw forbidden('auth.forbidden');
+  });
+}
+
+/** The caller of a route that requires authentication (never null there). */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw unauthorized('auth.token_missing');
+  return request.caller;
+}

@@ -1,0 +1,60 @@
+/**
+ * Every answer is the spec's envelope {status, message, data}. Errors carry a stable message key
+ * (translated into `text` for the request's language) and a 4xx/5xx status, and write nothing.
+ */
+import { fail } from '@backoffice/core/envelope';
+import { localeFromAcceptLanguage, translate } from '@backoffice/core/i18n/catalogues';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/errors.ts';
+import { ValidationError, issuesToErrors } from './validation.ts';
+
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  key: string,
+  extra: { errors?: Record<string, string>; params?: Record<string, string | number> } = {},
+) {
+  const locale = localeFromAcceptLanguage(request.headers['accept-language']);
+  const body = { ...fail(key, extra), text: translate(locale, key, extra.params) };
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+const FASTIFY_CODES: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'error.malformed_json'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'error.malformed_json'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'error.unsupported_media_type'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'error.malformed_json'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'error.payload_too_large'],
+  FST_ERR_VALIDATION: [400, 'error.validation'],
+  FST_ERR_NOT_FOUND: [404, 'error.not_found'],
+};
+
+export function registerEnvelope(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError | ValidationError | Error, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      return sendError(request, reply, error.statusCode, error.key, { errors: error.errors, params: error.params });
+    }
+    if (error instanceof ValidationError) {
+      return sendError(request, reply, 400, 'error.validation', { errors: issuesToErrors(error.issues) });
+    }
+    const fe = error as FastifyError & { validation?: unknown };
+    if (fe.validation && (fe as { cause?: unknown }).cause instanceof ValidationError) {
+      const cause = (fe as { cause: ValidationError }).cause;
+      return sendError(request, reply, 400, 'error.validation', { errors: issuesToErrors(cause.issues) });
+    }
+    if (fe.code && FASTIFY_CODES[fe.code]) {
+      const [status, key] = FASTIFY_CODES[fe.code]!;
+      return sendError(request, reply, status, key);
+    }
+    if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+      if (fe.statusCode === 429) return sendError(request, reply, 429, 'error.rate_limited');
+      if (fe.statusCode === 413) return sendError(request, reply, 413, 'error.payload_too_large');
+      if (fe.statusCode === 415) return sendError(request, reply, 415, 'error.unsupported_media_type');
+      return sendError(request, reply, fe.statusCode, fe.statusCode === 404 ? 'error.not_found' : 'error.invalid_value');
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(request, reply, 500, 'error.internal');
+  });
+}

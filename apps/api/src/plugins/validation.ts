@@ -1,0 +1,81 @@
+/**
+ * Zod as Fastify's validator: route schemas (body, querystring, params) are zod schemas from
+ * @backoffice/core, and the OpenAPI document gets their JSON Schema. Validation failures become
+ * a 400 envelope with error.validation and a field -> message-key map.
+ */
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { z } from 'zod';
+
+function isZod(schema: unknown): schema is z.ZodType {
+  return typeof schema === 'object' && schema !== null && typeof (schema as z.ZodType).safeParse === 'function';
+}
+
+export class ValidationError extends Error {
+  readonly issues: z.core.$ZodIssue[];
+  readonly part: string;
+  constructor(part: string, issues: z.core.$ZodIssue[]) {
+    super('error.validation');
+    this.name = 'ValidationError';
+    this.part = part;
+    this.issues = issues;
+  }
+}
+
+/** Maps zod issues to {path: message key}. */
+export function issuesToErrors(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of issues) {
+    let key: string;
+    if (issue.code === 'unrecognized_keys') {
+      for (const k of issue.keys) out[[...issue.path, k].join('.')] = 'error.unknown_field';
+      continue;
+    }
+    if (issue.code === 'invalid_type') {
+      key = (issue as { input?: unknown }).input === undefined ? 'error.required' : 'error.invalid_type';
+    } else if (typeof issue.message === 'string' && /^[a-z_]+(\.[a-zA-Z_]+)+$/.test(issue.message)) {
+      // A custom refinement that already carries a message key.
+      key = issue.message;
+    } else {
+      key = 'error.invalid_value';
+    }
+    out[issue.path.join('.') || '_'] = key;
+  }
+  return out;
+}
+
+export function registerZodValidation(app: FastifyInstance): void {
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (!isZod(schema)) return () => ({ value: undefined });
+    return (data: unknown) => {
+      const result = schema.safeParse(data);
+      if (result.success) return { value: result.data };
+      return { error: new ValidationError(httpPart ?? 'body', result.error.issues) };
+    };
+  });
+  // Responses are serialised as plain JSON (no response schemas are compiled).
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+}
+
+/** @fastify/swagger transform: zod schemas -> JSON Schema for the OpenAPI document. */
+export function zodToOpenApi({ schema, url }: { schema: FastifySchema; url: string }) {
+  if (!schema) return { schema, url };
+  const out: Record<string, unknown> = { ...schema };
+  for (const part of ['body', 'querystring', 'params', 'headers'] as const) {
+    const s = (schema as Record<string, unknown>)[part];
+    if (isZod(s)) {
+      try {
+        out[part] = z.toJSONSchema(s, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
+      } catch {
+        delete out[part];
+      }
+    }
+  }
+  if (schema.response && typeof schema.response === 'object') {
+    const response: Record<string, unknown> = {};
+    for (const [code, s] of Object.entries(schema.response as Record<string, unknown>)) {
+      response[code] = isZod(s) ? z.toJSONSchema(s, { target: 'draft-7', unrepresentable: 'any' }) : s;
+    }
+    out.response = response;
+  }
+  return { schema: out as FastifySchema, url };
+}

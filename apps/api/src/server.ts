@@ -1,0 +1,25 @@
+/** `npm start` runs this: build the app, listen, print the URL and the demo logins. */
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await buildApp(config);
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  await app.listen({ port: config.port, host: config.host });
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const url = `http://${shownHost}:${config.port}`;
+  const db = config.databaseUrl ? 'PostgreSQL server' : `embedded PGlite at ${config.dataDir}`;
+  console.log(`\nBack Office ready at ${url}  (database: ${db})`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  process.exit(1);
+});
