@@ -5,6 +5,9 @@ export default defineProject({
     name: 'web',
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
-    passWithNoTests: true,
+    // i18next with the core catalogues, antd's jsdom polyfills, and cleanup between tests.
+    setupFiles: ['./test/setup.ts'],
+    // antd in jsdom on a small machine: full user interactions can take seconds.
+    testTimeout: 30_000,
   },
 });

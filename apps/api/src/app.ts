@@ -16,6 +16,8 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { migrateDatabase, openDatabase, withAdvisoryLock, type Database } from './db/client.ts';
 import { seed } from './db/seed.ts';
+import { assertProductionReady } from './lib/production-guard.ts';
+import { createJobRunner } from './jobs/runner.ts';
 import { modules } from './modules/index.ts';
 import { createTokenService, registerAuth, resolveJwtSecret } from './plugins/auth.ts';
 import { registerEnvelope, sendError } from './plugins/envelope.ts';
@@ -36,6 +38,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await migrateDatabase(database);
     await withAdvisoryLock(database, 7263542, () => seed(database, config));
   }
+  // Production refuses to start while an account still has the demo password.
+  await assertProductionReady(database, config).catch(async (err: unknown) => {
+    if (!opts.database) await database.close();
+    throw err;
+  });
   const secret = await resolveJwtSecret(database, config.jwtSecret);
   const tokens = createTokenService(secret, { normal: config.tokenTtl, remember: config.tokenTtlRemember });
   const ctx: AppContext = { config, database, tokens };
@@ -105,6 +112,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   registerAuth(app, database, tokens);
+
+  // Background jobs (pg-boss, src/jobs): only when config.jobs. Started once every plugin is loaded
+  // (ready), stopped when the app closes — preClose, so before the database is closed.
+  const jobs = config.jobs ? createJobRunner(ctx, app.log) : null;
+  app.decorate('jobs', jobs);
+  if (jobs) {
+    app.addHook('onReady', async () => jobs.start());
+    app.addHook('preClose', async () => jobs.stop());
+  }
 
   for (const mod of modules) {
     await app.register(async (scope) => mod(scope, ctx));

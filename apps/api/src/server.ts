@@ -1,6 +1,8 @@
 /** `npm start` runs this: build the app, listen, print the URL and the demo logins. */
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { demoLogins } from './db/seed.ts';
+import { ProductionGuardError } from './lib/production-guard.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -17,9 +19,20 @@ async function main(): Promise<void> {
   const url = `http://${shownHost}:${config.port}`;
   const db = config.databaseUrl ? 'PostgreSQL server' : `embedded PGlite at ${config.dataDir}`;
   console.log(`\nBack Office ready at ${url}  (database: ${db})`);
+  const logins = await demoLogins(app.ctx.database, config);
+  if (logins.length > 0) {
+    console.log(`\nDemo logins (password: ${config.demoPassword}):`);
+    const width = Math.max(...logins.map((l) => l.mail.length));
+    for (const l of logins) console.log(`  ${l.mail.padEnd(width)}  ${l.roles.join(', ') || '(no role: sees the no-permissions message)'}`);
+    console.log('');
+  }
 }
 
 main().catch((err) => {
+  if (err instanceof ProductionGuardError) {
+    console.error(`\n${err.message}\n`);
+    process.exit(1);
+  }
   console.error(err instanceof Error ? (err.stack ?? err.message) : err);
   process.exit(1);
 });

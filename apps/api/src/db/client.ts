@@ -13,7 +13,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { API_ROOT } from '../config.ts';
-import * as schema from './schema.ts';
+import * as reports from './schema-reports.ts';
+import * as base from './schema.ts';
+
+const schema = { ...base, ...reports };
 
 export type Schema = typeof schema;
 /** The Drizzle database, whichever driver is behind it. */

@@ -140,6 +140,33 @@ export const firewallEntries = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** null for UNLIMITED */
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** Why a DISABLED entry is disabled: 'manual' (a person) or 'expired' (the expiry job). */
+    disabledReason: text('disabled_reason'),
   },
-  (t) => [index('firewall_entries_status_idx').on(t.status, t.expiresAt), index('firewall_entries_owner_idx').on(t.ownerId)],
+  (t) => [
+    index('firewall_entries_status_idx').on(t.status, t.expiresAt),
+    // One entry per owner and address: asking again for the same IP replaces/extends it.
+    uniqueIndex('firewall_entries_owner_ip_idx').on(t.ownerId, t.ip),
+  ],
+);
+
+/**
+ * One row per execution of a background job handler (src/jobs): which instance ran which job,
+ * when, and how it ended. Shows that a job runs once across instances; pruned by a daily job.
+ */
+export const jobRuns = pgTable(
+  'job_runs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    queue: text('queue').notNull(),
+    jobId: text('job_id').notNull(),
+    /** The API process that ran it (host:pid:random). */
+    instance: text('instance').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    ok: boolean('ok'),
+    output: jsonb('output'),
+    error: text('error'),
+  },
+  (t) => [index('job_runs_queue_idx').on(t.queue, t.startedAt), index('job_runs_job_idx').on(t.jobId)],
 );

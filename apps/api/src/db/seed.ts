@@ -1,12 +1,19 @@
 /**
- * Seeding. The menu tree (from the route table in @backoffice/core/routes) is kept in sync on every
- * start; the demo data set is seeded on first start only, never in production.
+ * Seeding. The menu tree (from the route table in @backoffice/core/routes) and the ADMIN role are
+ * written in every environment; the demo data set (roles, users, staff roster) is seeded on first
+ * start only, never in production (config.seedDemo is false there).
  */
+import { ADMIN_ROLE } from '@backoffice/core/acl';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
-import { sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
-import type { Database } from './client.ts';
-import { menuEntries } from './schema.ts';
+import { hashPassword } from '../lib/password.ts';
+import type { Database, Db } from './client.ts';
+import { DEFAULT_ROSTER_ENTRY, DEMO_ROLES, DEMO_USERS, ROSTER } from './demo-data.ts';
+import { menuEntries, roles, settings, staff, userRoles, users } from './schema.ts';
+
+/** settings key set when the demo data set was seeded (it is never seeded twice). */
+export const DEMO_SEEDED_KEY = 'demo_seeded_at';
 
 /** Writes the menu tree when the table is empty. */
 export async function seedMenu(database: Database): Promise<void> {
@@ -40,6 +47,103 @@ export async function seedMenu(database: Database): Promise<void> {
   });
 }
 
-export async function seed(database: Database, _config: Config): Promise<void> {
+/** The ADMIN role exists everywhere (production included), so the user command can create the first admin. */
+export async function seedAdminRole(db: Db): Promise<void> {
+  const admin = DEMO_ROLES.find((r) => r.name === ADMIN_ROLE)!;
+  await db.insert(roles).values(admin).onConflictDoNothing({ target: roles.name });
+}
+
+/** Inserts (or, with `update`, refreshes the ACL of) the standard role catalogue. Returns the role ids by name. */
+export async function seedRoles(db: Db, opts: { update?: boolean } = {}): Promise<Map<string, number>> {
+  for (const role of DEMO_ROLES) {
+    const insert = db.insert(roles).values(role);
+    await (opts.update
+      ? insert.onConflictDoUpdate({ target: roles.name, set: { acl: role.acl, description: role.description, updatedAt: sql`now()` } })
+      : insert.onConflictDoNothing({ target: roles.name }));
+  }
+  const rows = await db
+    .select({ id: roles.id, name: roles.name })
+    .from(roles)
+    .where(inArray(roles.name, DEMO_ROLES.map((r) => r.name)));
+  return new Map(rows.map((r) => [r.name, r.id]));
+}
+
+/** Picture URL of a roster entry. */
+export function staffPicPath(id: number): string {
+  return `/v1/staff/pic/${id}.svg`;
+}
+
+/** Mails of the demo users on the configured primary domain. */
+export function demoUserMails(config: Pick<Config, 'companyDomains'>): { mail: string; name: string; role: string | null }[] {
+  return DEMO_USERS.map((u) => ({ mail: `${u.local}@${config.companyDomains[0]}`, name: u.name, role: u.role }));
+}
+
+/**
+ * Seeds the demo data set once (a settings marker records it, so deleting demo rows later is
+ * respected). Answers true when it seeded now.
+ */
+export async function seedDemo(database: Database, config: Config): Promise<boolean> {
+  const [done] = await database.db.select().from(settings).where(eq(settings.key, DEMO_SEEDED_KEY));
+  if (done) return false;
+  // Hash outside the transaction (scrypt runs on the thread pool); one salt per user.
+  const demo = demoUserMails(config);
+  const hashes = await Promise.all(demo.map(() => hashPassword(config.demoPassword)));
+  const domains = config.companyDomains;
+  return database.db.transaction(async (tx) => {
+    const [marker] = await tx
+      .insert(settings)
+      .values({ key: DEMO_SEEDED_KEY, value: new Date().toISOString() })
+      .onConflictDoNothing()
+      .returning({ key: settings.key });
+    if (!marker) return false;
+    const roleIds = await seedRoles(tx as unknown as Db);
+    for (const [i, u] of demo.entries()) {
+      const [row] = await tx
+        .insert(users)
+        .values({ mail: u.mail, name: u.name, passwordHash: hashes[i]! })
+        .onConflictDoNothing()
+        .returning({ id: users.id });
+      if (row && u.role) await tx.insert(userRoles).values({ userId: row.id, roleId: roleIds.get(u.role)! }).onConflictDoNothing();
+    }
+    const roster = [
+      ...DEMO_USERS.map((u) => ({ mail: `${u.local}@${domains[0]}`, name: u.name, text: u.text })),
+      ...ROSTER.map((r) => ({ mail: `${r.local}@${domains[r.domain % domains.length]}`, name: r.name, text: r.text })),
+    ];
+    await tx.insert(staff).values(roster.map((r) => ({ ...r, mail: r.mail.toLowerCase(), pic: '' }))).onConflictDoNothing();
+    await tx.insert(staff).values({ mail: null, name: DEFAULT_ROSTER_ENTRY.name, text: DEFAULT_ROSTER_ENTRY.text, pic: '', isDefault: true });
+    // The picture path carries the row id, known only now.
+    await tx.update(staff).set({ pic: sql`'/v1/staff/pic/' || ${staff.id} || '.svg'` }).where(eq(staff.pic, ''));
+    return true;
+  });
+}
+
+export async function seed(database: Database, config: Config): Promise<void> {
   await seedMenu(database);
+  await seedAdminRole(database.db);
+  if (config.seedDemo && config.env !== 'production') await seedDemo(database, config);
+}
+
+/**
+ * The demo logins to print at start-up: the demo users that still exist, with their roles; empty
+ * in production or when the demo data set was never seeded.
+ */
+export async function demoLogins(database: Database, config: Config): Promise<{ mail: string; roles: string[] }[]> {
+  if (config.env === 'production') return [];
+  const [done] = await database.db.select().from(settings).where(eq(settings.key, DEMO_SEEDED_KEY));
+  if (!done) return [];
+  const mails = demoUserMails(config).map((u) => u.mail);
+  const rows = await database.db
+    .select({ id: users.id, mail: users.mail, role: roles.name })
+    .from(users)
+    .leftJoin(userRoles, eq(userRoles.userId, users.id))
+    .leftJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(inArray(users.mail, mails))
+    .orderBy(users.id);
+  const byMail = new Map<string, string[]>();
+  for (const r of rows) {
+    const list = byMail.get(r.mail) ?? [];
+    if (r.role) list.push(r.role);
+    byMail.set(r.mail, list);
+  }
+  return mails.filter((m) => byMail.has(m)).map((mail) => ({ mail, roles: byMail.get(mail)! }));
 }

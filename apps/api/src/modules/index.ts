@@ -1,8 +1,16 @@
 /** Every API module, registered in this order by buildApp. Add new modules here. */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { adminRoutes } from './admin/routes.ts';
+import { authRoutes } from './auth/routes.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
+import { dataviewerRoutes } from './dataviewers/routes.ts';
+import { firewallRoutes } from './firewall/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { qpsRoutes } from './qps/routes.ts';
+import { reportsRoutes } from './reports/routes.ts';
+import { staffRoutes } from './staff/routes.ts';
 
 export type ModuleRoutes = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-export const modules: ModuleRoutes[] = [healthRoutes];
+export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, qpsRoutes, dashboardRoutes];

@@ -47,7 +47,8 @@ export function registerZodValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (!isZod(schema)) return () => ({ value: undefined });
     return (data: unknown) => {
-      const result = schema.safeParse(data);
+      // reportInput: issues carry the input, so a wrong type is told apart from a missing field.
+      const result = schema.safeParse(data, { reportInput: true });
       if (result.success) return { value: result.data };
       return { error: new ValidationError(httpPart ?? 'body', result.error.issues) };
     };

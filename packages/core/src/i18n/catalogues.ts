@@ -6,20 +6,22 @@ import { api as enApi } from './en/api.ts';
 import { common as enCommon } from './en/common.ts';
 import { inputs as enInputs } from './en/inputs.ts';
 import { menu as enMenu } from './en/menu.ts';
+import { reports as enReports } from './en/reports.ts';
 import { shell as enShell } from './en/shell.ts';
 import { api as esApi } from './es/api.ts';
 import { common as esCommon } from './es/common.ts';
 import { inputs as esInputs } from './es/inputs.ts';
 import { menu as esMenu } from './es/menu.ts';
+import { reports as esReports } from './es/reports.ts';
 import { shell as esShell } from './es/shell.ts';
 
 export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs } as const;
+export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports } as const;
 export type MessageKey = keyof typeof en;
-export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs };
+export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports };
 
 export const catalogues: Record<Locale, Record<string, string>> = { en, es };
 

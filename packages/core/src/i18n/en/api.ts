@@ -29,4 +29,10 @@ export const api = {
   'firewall.unlimited_forbidden': 'You do not have permission for an unlimited duration',
   'firewall.entry_not_found': 'Firewall entry not found',
   'firewall.apply_failed': 'The firewall could not be updated',
+  'firewall.ip_not_own': 'You can only allow your own IP address',
+  'firewall.db_failed': 'The IP could not be saved in the database',
+  'firewall.not_applied': 'The firewall was not updated because the IP could not be saved',
+  'firewall.write_failed': 'The firewall allow-list file could not be written',
+  'firewall.reload_failed': 'The firewall reload command failed',
+  'firewall.reload_timeout': 'The firewall reload command took too long',
 } as const satisfies Record<string, string>;

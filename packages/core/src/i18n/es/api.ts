@@ -29,4 +29,10 @@ export const api = {
   'firewall.unlimited_forbidden': 'No tienes permiso para una duración ilimitada',
   'firewall.entry_not_found': 'Entrada del cortafuegos no encontrada',
   'firewall.apply_failed': 'No se ha podido actualizar el cortafuegos',
+  'firewall.ip_not_own': 'Solo puedes permitir tu propia dirección IP',
+  'firewall.db_failed': 'No se ha podido guardar la IP en la base de datos',
+  'firewall.not_applied': 'No se ha actualizado el cortafuegos porque no se pudo guardar la IP',
+  'firewall.write_failed': 'No se ha podido escribir el fichero de IPs permitidas del cortafuegos',
+  'firewall.reload_failed': 'Ha fallado la orden de recarga del cortafuegos',
+  'firewall.reload_timeout': 'La orden de recarga del cortafuegos ha tardado demasiado',
 } as const satisfies Record<string, string>;

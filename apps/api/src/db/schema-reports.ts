@@ -1,0 +1,340 @@
+/**
+ * Reports warehouse (issue 4): the entities facts point to, the hourly fact table, its rollups,
+ * the 1-minute QPS series with its 15-minute rollup, and saved DataViewers.
+ *
+ * Layout (see src/modules/reports/README.md):
+ * - stats_hourly: one row per UTC hour x every dimension (dictionary-encoded integer ids; enum
+ *   dimensions are smallint positions in @backoffice/core/reports), integer metrics, money in
+ *   integer micro-units (never floats). BRIN on ts: rows arrive in time order.
+ * - stats_r_*: rollups of the fact over fewer dimensions at several time levels in one table
+ *   (lvl 0 = UTC hour, 1 = UTC day, 2 = 7-day block, 3 = 28-day block; blocks aligned on Monday
+ *   1970-01-05). A planner picks the smallest rollup that covers a report's dimensions and filters
+ *   and splits its range into the coarsest aligned blocks.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { roles, users } from './schema.ts';
+
+const createdAt = timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+// ---------------------------------------------------------------------------------------------
+// Entities (kept simple; the partner and publisher screens grow them later)
+
+export const demandPartners = pgTable(
+  'demand_partners',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /** DSP, SSP, network, amazon */
+    type: text('type').notNull().default('DSP'),
+    status: text('status').notNull().default('live'),
+    /** Outgoing QPS cap (0 = none). */
+    qpsCap: integer('qps_cap').notNull().default(0),
+    createdAt,
+    updatedAt,
+  },
+  (t) => [uniqueIndex('demand_partners_name_idx').on(sql`lower(${t.name})`)],
+);
+
+export const supplyEndpoints = pgTable(
+  'supply_endpoints',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    region: text('region').notNull().default('eu'),
+    qpsCap: integer('qps_cap').notNull().default(0),
+    createdAt,
+    updatedAt,
+  },
+  (t) => [uniqueIndex('supply_endpoints_name_idx').on(sql`lower(${t.name})`)],
+);
+
+export const publishers = pgTable(
+  'publishers',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /** sellers.json seller id */
+    sellerId: text('seller_id'),
+    status: text('status').notNull().default('live'),
+    createdAt,
+    updatedAt,
+  },
+  (t) => [index('publishers_name_idx').on(sql`lower(${t.name})`)],
+);
+
+export const sites = pgTable(
+  'sites',
+  {
+    id: serial('id').primaryKey(),
+    publisherId: integer('publisher_id')
+      .notNull()
+      .references(() => publishers.id),
+    /** Domain or app bundle */
+    name: text('name').notNull(),
+    /** Position + 1 in ENVIRONMENTS (web, app, ctv) */
+    environmentId: smallint('environment_id').notNull(),
+    createdAt,
+  },
+  (t) => [index('sites_publisher_idx').on(t.publisherId), index('sites_name_idx').on(sql`lower(${t.name})`)],
+);
+
+export const adUnits = pgTable(
+  'ad_units',
+  {
+    id: serial('id').primaryKey(),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id),
+    name: text('name').notNull(),
+    formatId: smallint('format_id').notNull(),
+    sizeId: smallint('size_id').notNull(),
+    createdAt,
+  },
+  (t) => [index('ad_units_site_idx').on(t.siteId), index('ad_units_name_idx').on(sql`lower(${t.name})`)],
+);
+
+export const deals = pgTable(
+  'deals',
+  {
+    id: serial('id').primaryKey(),
+    demandPartnerId: integer('demand_partner_id')
+      .notNull()
+      .references(() => demandPartners.id),
+    /** OpenRTB deal id */
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    /** pmp, preferred, pg */
+    type: text('type').notNull().default('pmp'),
+    createdAt,
+  },
+  (t) => [uniqueIndex('deals_code_idx').on(t.code), index('deals_name_idx').on(sql`lower(${t.name})`)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Facts
+
+const metricColumns = {
+  adRequests: integer('ad_requests').notNull(),
+  bidRequests: integer('bid_requests').notNull(),
+  bids: integer('bids').notNull(),
+  wins: integer('wins').notNull(),
+  impressions: integer('impressions').notNull(),
+  clicks: integer('clicks').notNull(),
+  timeouts: integer('timeouts').notNull(),
+  errors: integer('errors').notNull(),
+  revenueMicros: bigint('revenue_micros', { mode: 'bigint' }).notNull(),
+  costMicros: bigint('cost_micros', { mode: 'bigint' }).notNull(),
+};
+
+/** Rollup sums: wide enough for any range. */
+const rollupMetricColumns = {
+  adRequests: bigint('ad_requests', { mode: 'number' }).notNull(),
+  bidRequests: bigint('bid_requests', { mode: 'number' }).notNull(),
+  bids: bigint('bids', { mode: 'number' }).notNull(),
+  wins: bigint('wins', { mode: 'number' }).notNull(),
+  impressions: bigint('impressions', { mode: 'number' }).notNull(),
+  clicks: bigint('clicks', { mode: 'number' }).notNull(),
+  timeouts: bigint('timeouts', { mode: 'number' }).notNull(),
+  errors: bigint('errors', { mode: 'number' }).notNull(),
+  revenueMicros: bigint('revenue_micros', { mode: 'bigint' }).notNull(),
+  costMicros: bigint('cost_micros', { mode: 'bigint' }).notNull(),
+};
+
+/** The hourly fact: one row per UTC hour and combination of every dimension. */
+export const statsHourly = pgTable(
+  'stats_hourly',
+  {
+    ts: timestamp('ts', { withTimezone: true }).notNull(),
+    publisherId: integer('publisher_id').notNull(),
+    siteId: integer('site_id').notNull(),
+    adUnitId: integer('ad_unit_id').notNull(),
+    supplyEndpointId: integer('supply_endpoint_id').notNull(),
+    demandPartnerId: integer('demand_partner_id').notNull(),
+    /** 0 = open auction */
+    dealId: integer('deal_id').notNull(),
+    countryId: smallint('country_id').notNull(),
+    deviceId: smallint('device_id').notNull(),
+    osId: smallint('os_id').notNull(),
+    formatId: smallint('format_id').notNull(),
+    sizeId: smallint('size_id').notNull(),
+    environmentId: smallint('environment_id').notNull(),
+    ...metricColumns,
+  },
+  (t) => [index('stats_hourly_ts_brin').using('brin', t.ts)],
+);
+
+const lvl = smallint('lvl').notNull();
+const ts = timestamp('ts', { withTimezone: true }).notNull();
+
+/** Rollup: demand partner only (dashboard tiles and series, day x partner). */
+export const statsRPartner = pgTable(
+  'stats_r_partner',
+  { lvl, ts, demandPartnerId: integer('demand_partner_id').notNull(), ...rollupMetricColumns },
+  (t) => [index('stats_r_partner_lvl_ts_idx').on(t.lvl, t.ts, t.demandPartnerId)],
+);
+
+/** Rollup: demand partner x supply endpoint x deal. */
+export const statsRPartnerSupply = pgTable(
+  'stats_r_partner_supply',
+  {
+    lvl,
+    ts,
+    demandPartnerId: integer('demand_partner_id').notNull(),
+    supplyEndpointId: integer('supply_endpoint_id').notNull(),
+    dealId: integer('deal_id').notNull(),
+    ...rollupMetricColumns,
+  },
+  (t) => [
+    index('stats_r_partner_supply_lvl_ts_idx').on(t.lvl, t.ts),
+    index('stats_r_partner_supply_partner_idx').on(t.demandPartnerId, t.lvl, t.ts),
+  ],
+);
+
+/** Rollup: demand partner x country x device x environment x format. */
+export const statsRPartnerGeo = pgTable(
+  'stats_r_partner_geo',
+  {
+    lvl,
+    ts,
+    demandPartnerId: integer('demand_partner_id').notNull(),
+    countryId: smallint('country_id').notNull(),
+    deviceId: smallint('device_id').notNull(),
+    environmentId: smallint('environment_id').notNull(),
+    formatId: smallint('format_id').notNull(),
+    ...rollupMetricColumns,
+  },
+  (t) => [
+    index('stats_r_partner_geo_lvl_ts_idx').on(t.lvl, t.ts),
+    index('stats_r_partner_geo_partner_idx').on(t.demandPartnerId, t.lvl, t.ts),
+    index('stats_r_partner_geo_partner_country_idx').on(t.demandPartnerId, t.countryId, t.lvl, t.ts),
+  ],
+);
+
+/** Rollup: demand partner x publisher x country. */
+export const statsRPartnerPublisher = pgTable(
+  'stats_r_partner_publisher',
+  {
+    lvl,
+    ts,
+    demandPartnerId: integer('demand_partner_id').notNull(),
+    publisherId: integer('publisher_id').notNull(),
+    countryId: smallint('country_id').notNull(),
+    ...rollupMetricColumns,
+  },
+  (t) => [
+    index('stats_r_partner_publisher_lvl_ts_idx').on(t.lvl, t.ts),
+    index('stats_r_partner_publisher_partner_idx').on(t.demandPartnerId, t.lvl, t.ts),
+    index('stats_r_partner_publisher_publisher_idx').on(t.publisherId, t.lvl, t.ts),
+  ],
+);
+
+/** Rollup: publisher x site x environment x format x device. */
+export const statsRPublisher = pgTable(
+  'stats_r_publisher',
+  {
+    lvl,
+    ts,
+    publisherId: integer('publisher_id').notNull(),
+    siteId: integer('site_id').notNull(),
+    environmentId: smallint('environment_id').notNull(),
+    formatId: smallint('format_id').notNull(),
+    deviceId: smallint('device_id').notNull(),
+    ...rollupMetricColumns,
+  },
+  (t) => [index('stats_r_publisher_lvl_ts_idx').on(t.lvl, t.ts), index('stats_r_publisher_publisher_idx').on(t.publisherId, t.lvl, t.ts)],
+);
+
+/** What is loaded (range, generator parameters, rollup row counts per level for the planner). */
+export const statsState = pgTable('stats_state', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt,
+});
+
+// ---------------------------------------------------------------------------------------------
+// QPS series
+
+/** 1-minute QPS series. kind 1 = demand partner, 2 = supply endpoint. */
+export const qpsMinute = pgTable(
+  'qps_minute',
+  {
+    ts: timestamp('ts', { withTimezone: true }).notNull(),
+    kind: smallint('kind').notNull(),
+    entityId: integer('entity_id').notNull(),
+    /** Requests sent in the minute (QPS = requests / 60). */
+    requests: integer('requests').notNull(),
+    /** The cap in force during the minute (QPS). */
+    capQps: integer('cap_qps').notNull(),
+    bids: integer('bids').notNull(),
+    timeouts: integer('timeouts').notNull(),
+    errors: integer('errors').notNull(),
+    latencyP95Ms: smallint('latency_p95_ms').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.entityId, t.ts] })],
+);
+
+/** 15-minute rollup of the QPS series: what graphs read (their interval is at least 15 minutes). */
+export const qps15m = pgTable(
+  'qps_15m',
+  {
+    ts: timestamp('ts', { withTimezone: true }).notNull(),
+    kind: smallint('kind').notNull(),
+    entityId: integer('entity_id').notNull(),
+    minutes: smallint('minutes').notNull(),
+    requests: bigint('requests', { mode: 'number' }).notNull(),
+    bids: bigint('bids', { mode: 'number' }).notNull(),
+    timeouts: bigint('timeouts', { mode: 'number' }).notNull(),
+    errors: bigint('errors', { mode: 'number' }).notNull(),
+    /** Cap in force at the end of the bucket, and the highest during it. */
+    capLast: integer('cap_last').notNull(),
+    capMax: integer('cap_max').notNull(),
+    /** Highest minute p95 in the bucket (p95s do not add up; the max is a safe upper bound). */
+    latencyP95Ms: smallint('latency_p95_ms').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.entityId, t.ts] })],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Saved DataViewers
+
+export const dataviewers = pgTable(
+  'dataviewers',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    definition: jsonb('definition').notNull(),
+    createdAt,
+    updatedAt,
+  },
+  (t) => [index('dataviewers_owner_idx').on(t.ownerId)],
+);
+
+export const dataviewerShares = pgTable(
+  'dataviewer_shares',
+  {
+    dataviewerId: integer('dataviewer_id')
+      .notNull()
+      .references(() => dataviewers.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.dataviewerId, t.roleId] }), index('dataviewer_shares_role_idx').on(t.roleId)],
+);

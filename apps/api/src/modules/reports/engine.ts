@@ -1,0 +1,321 @@
+/**
+ * The report engine: plans which table answers a report (the smallest rollup that covers its
+ * dimensions and filters, else the hourly fact), splits the date range into the coarsest aligned
+ * time blocks that table has, and builds one parameterised SQL statement that groups, totals
+ * (GROUPING SETS), sorts and pages on the server.
+ *
+ * SQL safety: identifiers (tables, columns, expressions) come only from the allow-lists in
+ * @backoffice/core/reports and ../../reports-data/rollups.ts; every user value is a parameter.
+ */
+import {
+  DIMENSION_DEFS,
+  isEntityDimension,
+  isEnumDimension,
+  isTimeDimension,
+  isUtcZone,
+  METRIC_DEFS,
+  OPEN_AUCTION_DEAL_ID,
+  filterValueId,
+  type BaseMetric,
+  type Dimension,
+  type FilterDimension,
+  type Metric,
+  type ReportFilter,
+  type TimeDimension,
+} from '@backoffice/core/reports';
+import { DIM_COLUMNS, FACT_TABLE, HOUR_MS, LEVEL_ORIGIN_MS, LEVELS, ROLLUPS, type RollupDef } from '../../reports-data/rollups.ts';
+
+/** Metric sums (source columns). */
+const BASE_COLUMN: Record<BaseMetric, string> = {
+  ad_requests: 'ad_requests',
+  bid_requests: 'bid_requests',
+  bids: 'bids',
+  wins: 'wins',
+  impressions: 'impressions',
+  clicks: 'clicks',
+  revenue: 'revenue_micros',
+  cost: 'cost_micros',
+  timeouts: 'timeouts',
+  errors: 'errors',
+};
+
+export const ENTITY_TABLES: Record<string, string> = {
+  publisher: 'publishers',
+  site: 'sites',
+  ad_unit: 'ad_units',
+  supply_endpoint: 'supply_endpoints',
+  demand_partner: 'demand_partners',
+  deal: 'deals',
+};
+
+export interface ReportSpec {
+  startMs: number;
+  endMs: number;
+  timezone: string;
+  dimensions: Dimension[];
+  metrics: Metric[];
+  filters: ReportFilter[];
+  sort: { field: string; dir: 'asc' | 'desc' }[];
+}
+
+/** Row counts per table and level (from the load state), for choosing the cheapest source. */
+export interface SourceStats {
+  factRows: number;
+  /** Hours covered by the data set (to turn counts into rows per bucket). */
+  hours: number;
+  rollups: Record<string, number[]>;
+}
+
+export interface Segment {
+  lvl: number;
+  fromMs: number;
+  toMs: number;
+}
+
+export interface Plan {
+  table: string;
+  isFact: boolean;
+  segments: Segment[];
+  estimatedRows: number;
+}
+
+const FACT_SOURCE: RollupDef = { table: FACT_TABLE, dims: Object.keys(DIM_COLUMNS) as FilterDimension[] };
+
+/** Splits [from, to) (hour-aligned) into aligned blocks, coarsest first, using levels <= maxLvl. */
+export function decompose(fromMs: number, toMs: number, maxLvl: number): Segment[] {
+  const out: Segment[] = [];
+  const walk = (from: number, to: number, lvl: number) => {
+    if (from >= to) return;
+    if (lvl < 0) return;
+    const size = LEVELS[lvl]!.ms;
+    const first = LEVEL_ORIGIN_MS + Math.ceil((from - LEVEL_ORIGIN_MS) / size) * size;
+    const last = LEVEL_ORIGIN_MS + Math.floor((to - LEVEL_ORIGIN_MS) / size) * size;
+    if (lvl === 0 || first < last) {
+      if (lvl === 0) {
+        out.push({ lvl: 0, fromMs: from, toMs: to });
+        return;
+      }
+      walk(from, first, lvl - 1);
+      out.push({ lvl, fromMs: first, toMs: last });
+      walk(last, to, lvl - 1);
+      return;
+    }
+    walk(from, to, lvl - 1);
+  };
+  walk(fromMs, toMs, maxLvl);
+  return out.sort((a, b) => a.fromMs - b.fromMs);
+}
+
+/** The coarsest level a time grouping may read in a zone (coarser blocks would mix buckets). */
+function maxLevelFor(timeDim: TimeDimension | null, timezone: string): number {
+  if (!timeDim) return LEVELS.length - 1;
+  if (timeDim === 'hour' || !isUtcZone(timezone)) return 0;
+  // In UTC, days are level-1 blocks and ISO weeks are level-2 blocks (aligned on a Monday).
+  if (timeDim === 'week') return 2;
+  return 1;
+}
+
+/** Chooses the table and time blocks that answer a report with the fewest rows read. */
+export function planReport(spec: ReportSpec, stats: SourceStats | null): Plan {
+  const timeDim = (spec.dimensions.find(isTimeDimension) as TimeDimension | undefined) ?? null;
+  const needed = new Set<FilterDimension>();
+  for (const d of spec.dimensions) if (!isTimeDimension(d)) needed.add(d as FilterDimension);
+  for (const f of spec.filters) needed.add(f.dimension);
+  const fromMs = Math.floor(spec.startMs / HOUR_MS) * HOUR_MS;
+  const toMs = Math.ceil(spec.endMs / HOUR_MS) * HOUR_MS;
+  const hours = Math.max(1, stats?.hours ?? 1);
+
+  let best: Plan | null = null;
+  for (const source of [...ROLLUPS, FACT_SOURCE]) {
+    if (![...needed].every((d) => source.dims.includes(d))) continue;
+    const isFact = source.table === FACT_TABLE;
+    const segments = decompose(fromMs, toMs, isFact ? 0 : maxLevelFor(timeDim, spec.timezone));
+    let estimate = 0;
+    for (const s of segments) {
+      const buckets = (s.toMs - s.fromMs) / LEVELS[s.lvl]!.ms;
+      const rowsAtLevel = isFact ? (stats?.factRows ?? 1e9) : (stats?.rollups[source.table]?.[s.lvl] ?? 1e9);
+      const bucketsInData = Math.max(1, hours / (LEVELS[s.lvl]!.ms / HOUR_MS));
+      estimate += (rowsAtLevel / bucketsInData) * buckets;
+    }
+    if (!best || estimate < best.estimatedRows) best = { table: source.table, isFact, segments, estimatedRows: estimate };
+  }
+  return best!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SQL
+
+export class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** Base sums a metric needs. */
+function baseNeeds(metric: Metric): BaseMetric[] {
+  const def = METRIC_DEFS[metric];
+  if (def.difference) return [def.difference.minuend, def.difference.subtrahend];
+  if (def.ratio) {
+    const num = def.ratio.numerator === 'margin' ? (['revenue', 'cost'] as BaseMetric[]) : [def.ratio.numerator as BaseMetric];
+    return [...num, def.ratio.denominator];
+  }
+  return [metric as BaseMetric];
+}
+
+const sumRef = (m: BaseMetric) => `g.s_${BASE_COLUMN[m]}`;
+
+/** Numeric SQL expression of a metric over the grouped sums (for sorting), and its output. */
+export function metricExpr(metric: Metric): { sortExpr: string; outExpr: string } {
+  const def = METRIC_DEFS[metric];
+  if (def.kind === 'count') {
+    const e = `COALESCE(${sumRef(metric as BaseMetric)}, 0)`;
+    return { sortExpr: e, outExpr: `${e}::float8` };
+  }
+  if (metric === 'revenue' || metric === 'cost') {
+    const e = `COALESCE(${sumRef(metric)}, 0)`;
+    return { sortExpr: e, outExpr: `round(${e} / 1000000.0, 6)::text` };
+  }
+  if (metric === 'margin') {
+    const e = `(COALESCE(${sumRef('revenue')}, 0) - COALESCE(${sumRef('cost')}, 0))`;
+    return { sortExpr: e, outExpr: `round(${e} / 1000000.0, 6)::text` };
+  }
+  const r = def.ratio!;
+  const num = r.numerator === 'margin' ? `(${sumRef('revenue')} - ${sumRef('cost')})` : sumRef(r.numerator as BaseMetric);
+  const den = sumRef(r.denominator);
+  // eCPM: revenue (micro-units) / impressions x 1000 / 1e6 = revenue / (impressions x 1000).
+  const scaledDen = metric === 'ecpm' ? `(${den} * 1000.0)` : `${den}::numeric`;
+  const e = `CASE WHEN COALESCE(${den}, 0) = 0 THEN NULL ELSE ${num}::numeric / ${scaledDen} END`;
+  return { sortExpr: e, outExpr: `round(${e}, 6)::text` };
+}
+
+export interface BuiltQuery {
+  text: string;
+  params: unknown[];
+  plan: Plan;
+  /** Output keys of dimension columns, in order. */
+  dimKeys: string[];
+}
+
+interface BuildOptions {
+  /** Label of the open-auction deal (id 0) in the caller's language. */
+  openAuctionLabel: string;
+  page?: { limit: number; offset: number };
+  /** Export: rows only (no totals), no paging. */
+  rowsOnly?: boolean;
+}
+
+function timeBucket(dim: TimeDimension, tzParam: string): string {
+  const unit = dim === 'hour' ? 'hour' : dim === 'day' ? 'day' : dim === 'week' ? 'week' : 'month';
+  return `date_trunc('${unit}', src.ts AT TIME ZONE ${tzParam})`;
+}
+
+function timeLabel(dim: TimeDimension, col: string): string {
+  const fmt = dim === 'hour' ? 'YYYY-MM-DD HH24:00' : dim === 'month' ? 'YYYY-MM' : 'YYYY-MM-DD';
+  return `to_char(${col}, '${fmt}')`;
+}
+
+/** Builds the statement for a planned report. */
+export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions): BuiltQuery {
+  const params = new Params();
+  const tz = params.add(spec.timezone);
+  const dims = spec.dimensions;
+  const bases = new Set<BaseMetric>();
+  for (const m of spec.metrics) for (const b of baseNeeds(m)) bases.add(b);
+
+  // Source rows: the table's time blocks with the filters applied.
+  const filterSql: string[] = [];
+  for (const f of spec.filters) {
+    const ids = f.values.map((v) => filterValueId(f.dimension, v)).filter((v): v is number => v !== null);
+    const col = DIM_COLUMNS[f.dimension];
+    const p = params.add(ids);
+    const type = isEnumDimension(f.dimension) ? 'int2' : 'int4';
+    filterSql.push(f.op === 'include' ? `${col} = ANY(${p}::${type}[])` : `NOT (${col} = ANY(${p}::${type}[]))`);
+  }
+  const srcCols = ['ts', ...dims.filter((d) => !isTimeDimension(d)).map((d) => `${DIM_COLUMNS[d as FilterDimension]} AS "${d}"`), ...[...bases].map((b) => BASE_COLUMN[b])];
+  const parts = plan.segments.map((s) => {
+    const where = [
+      ...(plan.isFact ? [] : [`lvl = ${s.lvl}`]),
+      `ts >= ${params.add(new Date(s.fromMs).toISOString())}::timestamptz`,
+      `ts < ${params.add(new Date(s.toMs).toISOString())}::timestamptz`,
+      ...filterSql,
+    ];
+    return `SELECT ${srcCols.join(', ')} FROM ${plan.table} WHERE ${where.join(' AND ')}`;
+  });
+  const src = parts.length > 0 ? parts.join('\n  UNION ALL\n  ') : `SELECT ${srcCols.join(', ')} FROM ${plan.table} WHERE false`;
+
+  const groupCols = dims.map((d) => (isTimeDimension(d) ? `${timeBucket(d, tz)} AS "${d}"` : `src."${d}"`));
+  const sumCols = [...bases].map((b) => `sum(src.${BASE_COLUMN[b]}) AS s_${BASE_COLUMN[b]}`);
+  const dimNames = dims.map((d) => `"${d}"`);
+
+  // Output columns.
+  const joins: string[] = [];
+  const outDims: string[] = [];
+  const nullDims: string[] = [];
+  const sortable: Record<string, string> = {};
+  const dimKeys: string[] = [];
+  for (const d of dims) {
+    if (isTimeDimension(d)) {
+      outDims.push(`${timeLabel(d, `g."${d}"`)} AS "${d}"`);
+      nullDims.push(`NULL::text AS "${d}"`);
+      sortable[d] = `g."${d}"`;
+      dimKeys.push(d);
+    } else if (isEntityDimension(d)) {
+      const alias = `e_${d}`;
+      joins.push(`LEFT JOIN ${ENTITY_TABLES[d]} ${alias} ON ${alias}.id = g."${d}"`);
+      const name =
+        d === 'deal'
+          ? `CASE WHEN g."${d}" = ${OPEN_AUCTION_DEAL_ID} THEN ${params.add(opts.openAuctionLabel)}::text ELSE COALESCE(${alias}.name, '#' || g."${d}") END`
+          : `COALESCE(${alias}.name, '#' || g."${d}")`;
+      outDims.push(`${name} AS "${d}"`, `g."${d}"::int4 AS "${d}_id"`);
+      nullDims.push(`NULL::text AS "${d}"`, `NULL::int4 AS "${d}_id"`);
+      sortable[d] = `lower(${name})`;
+      dimKeys.push(d, `${d}_id`);
+    } else {
+      const values = DIMENSION_DEFS[d].values!;
+      const label = `(${params.add([...values])}::text[])[g."${d}"]`;
+      outDims.push(`${label} AS "${d}"`);
+      nullDims.push(`NULL::text AS "${d}"`);
+      sortable[d] = label;
+      dimKeys.push(d);
+    }
+  }
+  const outMetrics: string[] = [];
+  for (const m of spec.metrics) {
+    const { sortExpr, outExpr } = metricExpr(m);
+    outMetrics.push(`${outExpr} AS "${m}"`);
+    sortable[m] = sortExpr;
+  }
+
+  // Sort: what was asked, then every dimension (a stable order pages correctly).
+  const timeDim = dims.find(isTimeDimension);
+  const requested = spec.sort.length > 0 ? spec.sort : timeDim ? [{ field: timeDim, dir: 'asc' as const }] : spec.metrics.length > 0 ? [{ field: spec.metrics[0]!, dir: 'desc' as const }] : [];
+  const order: string[] = requested.filter((s) => sortable[s.field]).map((s) => `${sortable[s.field]} ${s.dir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`);
+  for (const d of dims) order.push(`g."${d}" ASC`);
+  const orderBy = order.length > 0 ? `ORDER BY ${order.join(', ')}` : '';
+
+  let text: string;
+  if (dims.length === 0) {
+    // Metrics only: one row (when there is any data), and it is also the totals.
+    text = `WITH src AS (\n  ${src}\n), g AS (SELECT ${[...sumCols, 'count(*) AS n_src'].join(', ')} FROM src)
+SELECT 0 AS part, ${outMetrics.join(', ')}, g.n_src::float8 AS total_rows FROM g`;
+  } else if (opts.rowsOnly) {
+    text = `WITH src AS (\n  ${src}\n), g AS (SELECT ${[...groupCols, ...sumCols].join(', ')} FROM src GROUP BY ${dimNames.join(', ')})
+SELECT ${[...outDims, ...outMetrics].join(', ')} FROM g ${joins.join(' ')} ${orderBy}`;
+  } else {
+    const page = opts.page ?? { limit: 100, offset: 0 };
+    text = `WITH src AS (\n  ${src}\n), g AS MATERIALIZED (
+  SELECT ${[...groupCols, ...sumCols, `GROUPING(${dimNames.join(', ')}) AS gs`].join(', ')}
+  FROM src GROUP BY GROUPING SETS ((${dimNames.join(', ')}), ())
+)
+SELECT * FROM (
+  (SELECT 0 AS part, (row_number() OVER (${orderBy}))::int4 AS rn, ${[...outDims, ...outMetrics].join(', ')}, NULL::float8 AS total_rows
+   FROM g ${joins.join(' ')} WHERE g.gs = 0 ${orderBy} LIMIT ${params.add(page.limit)} OFFSET ${params.add(page.offset)})
+  UNION ALL
+  (SELECT 1 AS part, 0 AS rn, ${[...nullDims, ...outMetrics].join(', ')}, (SELECT count(*) FROM g WHERE gs = 0)::float8 AS total_rows
+   FROM g WHERE g.gs <> 0)
+) x`;
+  }
+  return { text, params: params.values, plan, dimKeys };
+}

@@ -1,0 +1,49 @@
+/**
+ * Entry points of the reports data: the demo data set seeded on first start, small deterministic
+ * sets for tests, and the generator CLI's loader.
+ */
+import type { Database } from '../db/client.ts';
+import { HOUR_MS } from './generator.ts';
+import { loadDataset, type LoadProgress, type LoadResult } from './loader.ts';
+import { query } from './sql.ts';
+
+export { loadDataset, type LoadProgress, type LoadResult };
+
+/** The demo data set: modest so that the first `npm start` stays quick. */
+export const DEMO_DATASET = { seed: 2024, days: 30, scale: 4, qpsDays: 7 } as const;
+
+/** Start of the current UTC hour: data ends there (the last complete hour). */
+export function currentHourEnd(now = Date.now()): number {
+  return Math.floor(now / HOUR_MS) * HOUR_MS;
+}
+
+/** Is a data set loaded? */
+export async function datasetState(database: Database): Promise<Record<string, unknown> | null> {
+  const rows = await query<{ value: Record<string, unknown> | string }>(database, `SELECT value FROM stats_state WHERE key = 'dataset'`);
+  const v = rows[0]?.value;
+  if (v === undefined) return null;
+  return typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : v;
+}
+
+/**
+ * Seeds the demo warehouse (30 days ending at the current hour) unless one is loaded already.
+ * Call it from the demo seed, after the demo users exist (the cap-change audit records name them).
+ */
+export async function seedReportsDemo(database: Database, now = Date.now()): Promise<LoadResult | null> {
+  if (await datasetState(database)) return null;
+  return loadDataset(database, { ...DEMO_DATASET, endMs: currentHourEnd(now) });
+}
+
+/** A small deterministic set for integration tests (a few thousand rows). */
+export async function loadTestDataset(
+  database: Database,
+  opts: { endMs: number; days?: number; scale?: number; qpsDays?: number; seed?: number },
+): Promise<LoadResult> {
+  return loadDataset(database, {
+    seed: opts.seed ?? 7,
+    days: opts.days ?? 4,
+    scale: opts.scale ?? 1,
+    qpsDays: opts.qpsDays ?? 2,
+    endMs: opts.endMs,
+  });
+}

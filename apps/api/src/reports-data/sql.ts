@@ -1,0 +1,78 @@
+/**
+ * Raw parameterised SQL on either driver (PGlite or node-postgres), and server-side cursors for
+ * streaming large results with flat memory. Only allow-listed identifiers are ever written into
+ * SQL text; every value goes as a parameter.
+ */
+import type pg from 'pg';
+import type { Database } from '../db/client.ts';
+
+export type SqlRow = Record<string, unknown>;
+
+export async function query<T = SqlRow>(database: Database, text: string, params: unknown[] = []): Promise<T[]> {
+  if (database.kind === 'pglite') {
+    const res = await database.pglite!.query<T>(text, params);
+    return res.rows;
+  }
+  const res = await database.pool!.query(text, params);
+  return res.rows as T[];
+}
+
+/** Several statements without parameters (DDL, maintenance). */
+export async function exec(database: Database, text: string): Promise<void> {
+  if (database.kind === 'pglite') await database.pglite!.exec(text);
+  else await database.pool!.query(text);
+}
+
+let cursorSeq = 0;
+
+/**
+ * Runs `text` through a server-side cursor and hands the rows over in batches. On PostgreSQL the
+ * cursor lives in a transaction on a dedicated connection; on PGlite (one connection shared by
+ * every request) it is a WITH HOLD cursor, so other requests can run between two fetches.
+ * `onBatch` returning false stops early (the client went away).
+ */
+export async function withCursor<T = SqlRow>(
+  database: Database,
+  text: string,
+  params: unknown[],
+  batchSize: number,
+  onBatch: (rows: T[]) => Promise<boolean | void>,
+): Promise<number> {
+  const name = `bo_cur_${process.pid}_${++cursorSeq}`;
+  let total = 0;
+  if (database.kind === 'pglite') {
+    const pglite = database.pglite!;
+    await pglite.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params);
+    try {
+      for (;;) {
+        const res = await pglite.query<T>(`FETCH FORWARD ${batchSize} FROM ${name}`);
+        if (res.rows.length === 0) break;
+        total += res.rows.length;
+        if ((await onBatch(res.rows)) === false) break;
+        if (res.rows.length < batchSize) break;
+      }
+    } finally {
+      await pglite.query(`CLOSE ${name}`).catch(() => undefined);
+    }
+    return total;
+  }
+  const client: pg.PoolClient = await database.pool!.connect();
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${text}`, params);
+    for (;;) {
+      const res = await client.query(`FETCH FORWARD ${batchSize} FROM ${name}`);
+      if (res.rows.length === 0) break;
+      total += res.rows.length;
+      if ((await onBatch(res.rows as T[])) === false) break;
+      if (res.rows.length < batchSize) break;
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+  return total;
+}

@@ -1,0 +1,285 @@
+import { can, FIREWALL_UNLIMITED } from '@backoffice/core/acl';
+import { entryPath, type MenuEntry } from '@backoffice/core/menu';
+import { MENU_ROUTES } from '@backoffice/core/routes';
+import { roleAclSchema } from '@backoffice/core/schemas/admin';
+import { sessionSchema, type Session } from '@backoffice/core/schemas/auth';
+import { sql } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, DEMO_WITH_ROLES, dbOf, expectErrorEnvelope, postBadInputCases, rows, writeCounts } from './auth-support.ts';
+import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
+
+type SignedIn = Awaited<ReturnType<typeof signIn>>;
+
+function flatten(tree: MenuEntry[]): MenuEntry[] {
+  return tree.flatMap((e) => [e, ...flatten(e.children ?? [])]);
+}
+const titles = (tree: MenuEntry[]) => new Set(flatten(tree).map((e) => e.title));
+
+describe('menus, roles and simulation', () => {
+  let t: TestApp;
+  const users: Record<string, SignedIn> = {};
+  let totalEntries = 0;
+  beforeAll(async () => {
+    t = await createTestApp();
+    for (const mail of DEMO_WITH_ROLES) users[mail] = await signIn(t.app, mail);
+    const [n] = await rows<{ n: number }>(dbOf(t.app), sql`select count(*)::int as n from menu_entries`);
+    totalEntries = Number(n!.n);
+  });
+  afterAll(async () => t.close());
+
+  const menuOf = async (headers: Record<string, string>) => {
+    const res = await t.app.inject({ url: '/v1/admin/menu', headers });
+    expect(res.statusCode, res.body).toBe(200);
+    return body<MenuEntry[]>(res).data;
+  };
+
+  describe('GET /v1/admin/menu', () => {
+    it('answers a well-formed tree for every demo user', async () => {
+      for (const mail of DEMO_WITH_ROLES) {
+        const tree = await menuOf(users[mail]!.headers);
+        expect(tree.length, mail).toBeGreaterThan(1);
+        const check = (list: MenuEntry[], parent: number | null) => {
+          for (const e of list) {
+            expect(e.id_parent, `${mail} ${e.title}`).toBe(parent);
+            expect(Object.keys(e).sort()).toEqual(['children', 'hidden', 'icon', 'id', 'id_parent', 'order', 'permission', 'prefix', 'slug', 'title']);
+            expect(e.title).toMatch(/^menu\./);
+            check(e.children ?? [], e.id);
+          }
+        };
+        check(tree, null);
+        // Every listed group has at least one visible child; every dashboard-level leaf is allowed.
+        for (const e of flatten(tree)) {
+          if (e.title.startsWith('menu.group.')) expect(e.children!.length, `${mail} ${e.title}`).toBeGreaterThan(0);
+        }
+      }
+    });
+
+    it('gives ADMIN every entry, hidden ones included', async () => {
+      const tree = await menuOf(users[DEMO.admin]!.headers);
+      const all = flatten(tree);
+      expect(all).toHaveLength(totalEntries);
+      expect(all.some((e) => e.hidden)).toBe(true);
+      expect(titles(tree).has('menu.logs_parametrization')).toBe(true);
+    });
+
+    it('gives others only what their ACL grants, never a hidden entry', async () => {
+      for (const mail of DEMO_WITH_ROLES.filter((m) => m !== DEMO.admin)) {
+        const { session } = users[mail]!;
+        const entries = flatten(await menuOf(users[mail]!.headers));
+        expect(entries.length).toBeLessThan(totalEntries);
+        for (const e of entries) {
+          expect(e.hidden, `${mail} ${e.title}`).toBe(false);
+          if (e.permission) expect(can(session.acl, e.permission), `${mail} ${e.title}`).toBe(true);
+        }
+        // And nothing they are allowed is missing.
+        const shown = new Set(entries.map((e) => e.title));
+        for (const r of MENU_ROUTES) {
+          if (r.hidden) continue;
+          const allowed = r.permission === '' || can(session.acl, r.permission);
+          expect(shown.has(`menu.${r.id}`), `${mail} menu.${r.id}`).toBe(allowed);
+        }
+        // Everyone with a role holds the firewall control.
+        expect(shown.has('menu.ip_firewall'), mail).toBe(true);
+      }
+    });
+
+    it('shows each job its own area', async () => {
+      const finance = titles(await menuOf(users[DEMO.finance]!.headers));
+      for (const k of ['menu.bp_advertiser', 'menu.bs_advertiser_billing', 'menu.invoices_preview_ssp', 'menu.bp_publisher_payouts', 'menu.finances_supply', 'menu.report_networks']) {
+        expect(finance.has(k), k).toBe(true);
+      }
+      expect(finance.has('menu.scheduler')).toBe(false);
+      expect(finance.has('menu.discrepancy')).toBe(false);
+
+      const viewer = titles(await menuOf(users[DEMO.schedulerViewer]!.headers));
+      expect(viewer.has('menu.scheduler')).toBe(true);
+      expect(viewer.has('menu.bp_advertiser')).toBe(false);
+      expect(users[DEMO.schedulerViewer]!.session.acl['/v1/scheduler-api']).toEqual(['read']);
+
+      const demand = titles(await menuOf(users[DEMO.demandLead]!.headers));
+      for (const k of ['menu.dp_ssp', 'menu.dp_performance', 'menu.floors', 'menu.dataviewers']) expect(demand.has(k), k).toBe(true);
+      expect(demand.has('menu.bp_advertiser')).toBe(false);
+
+      const ssp = titles(await menuOf(users[DEMO.sspLead]!.headers));
+      for (const k of ['menu.publishers_ssp', 'menu.bs_advertiser_billing', 'menu.precreation_ssp']) expect(ssp.has(k), k).toBe(true);
+
+      // Tech: the operations area, and read access through the bypass marker, but not the protected areas.
+      const tech = titles(await menuOf(users[DEMO.tech]!.headers));
+      for (const k of ['menu.discrepancy', 'menu.impressions_log', 'menu.ssp_logs_tool', 'menu.endpoints_management', 'menu.bp_advertiser']) {
+        expect(tech.has(k), k).toBe(true);
+      }
+      expect(tech.has('menu.scheduler')).toBe(false);
+      expect(tech.has('menu.resources_manager')).toBe(false);
+      expect(tech.has('menu.logs_parametrization')).toBe(false);
+
+      const marketing = titles(await menuOf(users[DEMO.marketing]!.headers));
+      for (const k of ['menu.resources_manager', 'menu.info_creative_sizes', 'menu.signature_manager']) expect(marketing.has(k), k).toBe(true);
+      expect(marketing.has('menu.bp_advertiser')).toBe(false);
+    });
+
+    it('lets exactly ADMIN and TECH use the unlimited firewall duration among the demo users', async () => {
+      const unlimited = DEMO_WITH_ROLES.filter((m) => {
+        const s = users[m]!.session as unknown as Session;
+        return s.roles.some((r) => r.name === 'ADMIN') || can(s.acl, '/v1/firewall', FIREWALL_UNLIMITED);
+      });
+      expect(unlimited.sort()).toEqual([DEMO.admin, DEMO.tech].sort());
+    });
+
+    it('every leaf path the menu shows is a real app route', () => {
+      const paths = new Set(MENU_ROUTES.map((r) => entryPath(r)));
+      expect(paths.size).toBe(MENU_ROUTES.length);
+    });
+  });
+
+  describe('GET /v1/admin/role and /v1/admin/role/:id/acl', () => {
+    it('lists every role for ADMIN', async () => {
+      const res = await t.app.inject({ url: '/v1/admin/role', headers: users[DEMO.admin]!.headers });
+      expect(res.statusCode).toBe(200);
+      const list = body<{ id: number; name: string }[]>(res).data;
+      expect(list.map((r) => r.name)).toEqual(expect.arrayContaining(['ADMIN', 'FINANCE', 'TECH', 'SCHEDULER_VIEWER', 'SCHEDULER_ADMIN']));
+      for (const r of list) expect(Object.keys(r).sort()).toEqual(['id', 'name']);
+    });
+
+    it('gives 403 to everyone else and 401 without a token', async () => {
+      for (const mail of DEMO_WITH_ROLES.filter((m) => m !== DEMO.admin)) {
+        expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role', headers: users[mail]!.headers }), 403, 'admin.only');
+        expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/1/acl', headers: users[mail]!.headers }), 403, 'admin.only');
+        // Checked before validation: no hint about the route's input.
+        expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/abc/acl?x=1', headers: users[mail]!.headers }), 403, 'admin.only');
+      }
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role' }), 401, 'auth.token_missing');
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/1/acl' }), 401, 'auth.token_missing');
+    });
+
+    it("answers a role's ACL and audits the role simulation", async () => {
+      const admin = users[DEMO.admin]!;
+      const [finance] = await rows<{ id: number }>(dbOf(t.app), sql`select id from roles where name = 'FINANCE'`);
+      const res = await t.app.inject({ url: `/v1/admin/role/${finance!.id}/acl`, headers: admin.headers });
+      expect(res.statusCode, res.body).toBe(200);
+      const data = roleAclSchema.strict().parse(body(res).data);
+      expect(data).toMatchObject({ id: finance!.id, name: 'FINANCE' });
+      expect(can(data.acl, '/v1/billing/ssp', 'approve')).toBe(true);
+      expect(can(data.acl, '/v1/scheduler-api')).toBe(false);
+      const audit = await rows<{ actor_id: number; entity: string; entity_id: string; after: unknown }>(
+        dbOf(t.app),
+        sql`select actor_id, entity, entity_id, after from audit_log where action = 'simulate.role' order by id desc limit 1`,
+      );
+      expect(audit[0]).toMatchObject({ actor_id: admin.session.id, entity: 'role', entity_id: String(finance!.id), after: { name: 'FINANCE' } });
+    });
+
+    it('answers 404 for an unknown role and 400 for a bad id or extra query, writing nothing', async () => {
+      const headers = users[DEMO.admin]!.headers;
+      const before = await writeCounts(dbOf(t.app));
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/99999/acl', headers }), 404, 'admin.role_not_found');
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/abc/acl', headers }), 400, 'error.validation', { id: 'admin.role_not_found' });
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/-1/acl', headers }), 400, 'error.validation');
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/1/acl?verbose=1', headers }), 400, 'error.validation', { verbose: 'error.unknown_field' });
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role?page=2', headers }), 400, 'error.validation', { page: 'error.unknown_field' });
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/menu?all=1', headers }), 400, 'error.validation', { all: 'error.unknown_field' });
+      expect(await writeCounts(dbOf(t.app))).toEqual(before);
+    });
+  });
+
+  describe('POST /v1/login/as', () => {
+    const loginAs = (headers: Record<string, string>, id_user: unknown) =>
+      t.app.inject({ method: 'POST', url: '/v1/login/as', headers, payload: { id_user } });
+
+    it("answers the user's session with simulated_by, audited, and the token acts as that user", async () => {
+      const admin = users[DEMO.admin]!;
+      const financeId = users[DEMO.finance]!.session.id;
+      const res = await loginAs(admin.headers, financeId);
+      expect(res.statusCode, res.body).toBe(200);
+      const session = sessionSchema.strict().parse(body(res).data);
+      expect(session).toMatchObject({ id: financeId, mail: DEMO.finance, simulated_by: { id: admin.session.id, mail: DEMO.admin, name: 'Carmen Ortega' } });
+      expect(session.roles.map((r) => r.name)).toEqual(['FINANCE']);
+      expect(decodeJwt(session.token)).toMatchObject({ sub: String(financeId), sim: admin.session.id });
+      const [audit] = await rows<{ actor_id: number; simulated_by_id: number | null; entity_id: string; after: { mail: string } }>(
+        dbOf(t.app),
+        sql`select actor_id, simulated_by_id, entity_id, after from audit_log where action = 'simulate.user' order by id desc limit 1`,
+      );
+      expect(audit).toMatchObject({ actor_id: admin.session.id, entity_id: String(financeId), after: { mail: DEMO.finance } });
+
+      // The simulated token sees the finance menu (no hidden entries, no scheduler), not the admin's.
+      const headers = { authorization: `Bearer ${session.token}` };
+      const menu = titles(await menuOf(headers));
+      expect(menu.has('menu.bp_advertiser')).toBe(true);
+      expect(menu.has('menu.logs_parametrization')).toBe(false);
+      expect(menu.has('menu.scheduler')).toBe(false);
+
+      // Refresh keeps the simulation.
+      const refreshed = body<Session>(await t.app.inject({ url: '/v1/login/refresh', headers })).data;
+      expect(refreshed.simulated_by).toMatchObject({ id: admin.session.id });
+      expect(decodeJwt(refreshed.token).sim).toBe(admin.session.id);
+
+      // While simulating, the real admin can still list roles and switch to another user…
+      expect((await t.app.inject({ url: '/v1/admin/role', headers })).statusCode).toBe(200);
+      const techId = users[DEMO.tech]!.session.id;
+      const switched = body<Session>(await loginAs(headers, techId)).data;
+      expect(switched).toMatchObject({ id: techId, simulated_by: { id: admin.session.id } });
+      // …and the admin's own id ends the simulation.
+      const back = await loginAs({ authorization: `Bearer ${switched.token}` }, admin.session.id);
+      expect(back.statusCode, back.body).toBe(200);
+      expect(body<Session>(back).data).toMatchObject({ id: admin.session.id, simulated_by: null });
+      expect(decodeJwt(body<Session>(back).data.token).sim).toBeUndefined();
+      const actions = await rows<{ action: string; actor_id: number }>(
+        dbOf(t.app),
+        sql`select action, actor_id from audit_log where action like 'simulate.%' order by id desc limit 2`,
+      );
+      expect(actions).toEqual([
+        { action: 'simulate.stop', actor_id: admin.session.id },
+        { action: 'simulate.user', actor_id: admin.session.id },
+      ]);
+    });
+
+    it('refuses a user with no role, an unknown user, and non-admins', async () => {
+      const admin = users[DEMO.admin]!;
+      const [norole] = await rows<{ id: number }>(dbOf(t.app), sql`select id from users where mail = ${DEMO.norole}`);
+      expectErrorEnvelope(await loginAs(admin.headers, norole!.id), 403, 'auth.no_permissions');
+      expectErrorEnvelope(await loginAs(admin.headers, 99_999), 404, 'admin.user_not_found');
+      for (const mail of DEMO_WITH_ROLES.filter((m) => m !== DEMO.admin)) {
+        expectErrorEnvelope(await loginAs(users[mail]!.headers, admin.session.id), 403, 'admin.only');
+      }
+      expectErrorEnvelope(await loginAs({}, 1), 401, 'auth.token_missing');
+    });
+
+    it('ends simulations whose admin is no longer ADMIN', async () => {
+      const db = dbOf(t.app);
+      // A second admin, so the demo admin stays intact for the other tests.
+      await db.execute(sql`insert into users (mail, name, password_hash)
+        select 'second.admin@adtech.example', 'Second Admin', password_hash from users where mail = ${DEMO.admin}`);
+      await db.execute(sql`insert into user_roles (user_id, role_id)
+        select u.id, r.id from users u, roles r where u.mail = 'second.admin@adtech.example' and r.name = 'ADMIN'`);
+      const second = await signIn(t.app, 'second.admin@adtech.example');
+      const sim = body<Session>(await loginAs(second.headers, users[DEMO.marketing]!.session.id)).data;
+      const headers = { authorization: `Bearer ${sim.token}` };
+      expect((await t.app.inject({ url: '/v1/login/refresh', headers })).statusCode).toBe(200);
+      await db.execute(sql`delete from user_roles where user_id = ${second.session.id}`);
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/login/refresh', headers }), 401, 'auth.token_invalid');
+      expectErrorEnvelope(await loginAs(headers, users[DEMO.finance]!.session.id), 403, 'admin.only');
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role', headers }), 403, 'admin.only');
+    });
+
+    describe('bad input writes nothing', () => {
+      const cases = () =>
+        postBadInputCases('/v1/login/as', { id_user: users[DEMO.finance]!.session.id }, { id_user: '12' }, users[DEMO.admin]!.headers);
+      it('the matrix', async () => {
+        for (const c of cases()) {
+          const before = await writeCounts(dbOf(t.app));
+          const res = await t.app.inject(c.options);
+          try {
+            expectErrorEnvelope(res, c.status, c.message, c.errors);
+          } catch (err) {
+            throw new Error(`${c.name}: ${(err as Error).message}`);
+          }
+          expect(await writeCounts(dbOf(t.app)), c.name).toEqual(before);
+        }
+        for (const bad of [0, -5, 2 ** 31]) {
+          expectErrorEnvelope(await loginAs(users[DEMO.admin]!.headers, bad), 400, 'error.validation', { id_user: 'error.invalid_value' });
+        }
+        expectErrorEnvelope(await loginAs(users[DEMO.admin]!.headers, 1.5), 400, 'error.validation', { id_user: 'error.invalid_type' });
+        expectErrorEnvelope(await loginAs(users[DEMO.admin]!.headers, null), 400, 'error.validation', { id_user: 'error.invalid_type' });
+      });
+    });
+  });
+});

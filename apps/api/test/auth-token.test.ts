@@ -1,0 +1,120 @@
+import { sessionSchema } from '@backoffice/core/schemas/auth';
+import { sql } from 'drizzle-orm';
+import { SignJWT, decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, dbOf, expectErrorEnvelope } from './auth-support.ts';
+import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
+
+const b64url = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+
+describe('tokens and GET /v1/login/refresh', () => {
+  let t: TestApp;
+  let finance: Awaited<ReturnType<typeof signIn>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    finance = await signIn(t.app, DEMO.finance);
+  });
+  afterAll(async () => t.close());
+
+  const authed = (token: string) => ({ authorization: `Bearer ${token}` });
+  /** Every authenticated route of this module, so "anywhere" is checked. */
+  const protectedCalls = (token: string) => [
+    t.app.inject({ url: '/v1/login/refresh', headers: authed(token) }),
+    t.app.inject({ url: '/v1/admin/menu', headers: authed(token) }),
+    t.app.inject({ url: '/v1/admin/role', headers: authed(token) }),
+    t.app.inject({ url: '/v1/admin/role/1/acl', headers: authed(token) }),
+    t.app.inject({ method: 'POST', url: '/v1/login/as', headers: authed(token), payload: { id_user: 1 } }),
+  ];
+
+  it('answers a fresh session for a valid token', async () => {
+    const res = await t.app.inject({ url: '/v1/login/refresh', headers: finance.headers });
+    expect(res.statusCode, res.body).toBe(200);
+    const session = sessionSchema.strict().parse(body(res).data);
+    expect(session.id).toBe(finance.session.id);
+    expect(session.mail).toBe(DEMO.finance);
+    expect(session.simulated_by).toBeNull();
+    expect(session.exp).toBeGreaterThanOrEqual((finance.session as unknown as { exp: number }).exp);
+    // The new token works.
+    expect((await t.app.inject({ url: '/v1/admin/menu', headers: authed(session.token) })).statusCode).toBe(200);
+  });
+
+  it('keeps the remember choice on refresh', async () => {
+    const remembered = await signIn(t.app, DEMO.tech, undefined, { remember: true });
+    const res = await t.app.inject({ url: '/v1/login/refresh', headers: remembered.headers });
+    const session = body<{ token: string; exp: number }>(res).data;
+    expect(decodeJwt(session.token).rem).toBe(true);
+    expect(session.exp - Math.floor(Date.now() / 1000)).toBeGreaterThan(t.config.tokenTtl + 60);
+  });
+
+  it('answers 401 auth.token_expired for an expired token on every authenticated route', async () => {
+    const { token } = await t.app.tokens.sign(finance.session.id, { ttlSec: -30 });
+    for (const res of await Promise.all(protectedCalls(token))) {
+      expectErrorEnvelope(res, 401, 'auth.token_expired');
+      expect(body(res).text).toBe('Token Expired, please logout and try again');
+    }
+  });
+
+  it('answers 401 auth.token_missing without a token', async () => {
+    for (const res of await Promise.all(protectedCalls('').map(async (p) => p))) expect(res.statusCode).toBe(401);
+    const res = await t.app.inject({ url: '/v1/login/refresh' });
+    expectErrorEnvelope(res, 401, 'auth.token_missing');
+    expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/menu', headers: { authorization: 'Basic abc' } }), 401, 'auth.token_missing');
+  });
+
+  it('answers 401 auth.token_invalid for malformed, tampered, wrong-key and alg:none tokens', async () => {
+    const [header, payload, signature] = finance.token.split('.') as [string, string, string];
+    const claims = decodeJwt(finance.token);
+    const forged = {
+      malformed: 'not-a-token',
+      twoParts: `${header}.${payload}`,
+      garbage: 'a.b.c',
+      // Payload changed (another user), signature kept.
+      tamperedPayload: `${header}.${b64url({ ...claims, sub: '1' })}.${signature}`,
+      // Signature changed.
+      tamperedSignature: `${header}.${payload}.${signature.slice(0, -4)}${signature.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`,
+      wrongKey: await new SignJWT({ sub: '1' })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject('1')
+        .setExpirationTime('1h')
+        .sign(new TextEncoder().encode('another-secret-of-enough-length-0123456789')),
+      algNone: `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ sub: '1', exp: Math.floor(Date.now() / 1000) + 3600 })}.`,
+      algNoneWithSig: `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ sub: '1', exp: Math.floor(Date.now() / 1000) + 3600 })}.${signature}`,
+      // HS512 with the right secret is not an accepted algorithm either.
+      otherAlg: await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS512' })
+        .setSubject('1')
+        .setExpirationTime('1h')
+        .sign(new TextEncoder().encode(t.config.jwtSecret!)),
+    };
+    for (const [name, token] of Object.entries(forged)) {
+      for (const res of await Promise.all(protectedCalls(token))) {
+        expect(res.statusCode, name).toBe(401);
+        expect(body(res).message, name).toBe('auth.token_invalid');
+      }
+    }
+  });
+
+  it('answers 401 for a valid token of a user who no longer exists or was disabled', async () => {
+    const ghost = await t.app.tokens.sign(999_999, {});
+    expectErrorEnvelope(await t.app.inject({ url: '/v1/login/refresh', headers: authed(ghost.token) }), 401, 'auth.token_invalid');
+    const marketing = await signIn(t.app, DEMO.marketing);
+    await dbOf(t.app).execute(sql`update users set active = false where mail = ${DEMO.marketing}`);
+    try {
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/login/refresh', headers: marketing.headers }), 401, 'auth.token_invalid');
+    } finally {
+      await dbOf(t.app).execute(sql`update users set active = true where mail = ${DEMO.marketing}`);
+    }
+  });
+
+  it('refuses to refresh a user whose roles were all taken away', async () => {
+    const lead = await signIn(t.app, DEMO.demandLead);
+    const db = dbOf(t.app);
+    await db.execute(sql`delete from user_roles where user_id = ${lead.session.id}`);
+    expectErrorEnvelope(await t.app.inject({ url: '/v1/login/refresh', headers: lead.headers }), 403, 'auth.no_permissions');
+  });
+
+  it('refuses query parameters on refresh and writes nothing', async () => {
+    const res = await t.app.inject({ url: '/v1/login/refresh?x=1', headers: finance.headers });
+    expectErrorEnvelope(res, 400, 'error.validation', { x: 'error.unknown_field' });
+  });
+});

@@ -1,0 +1,90 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from '../src/lib/password.ts';
+import { hitRateLimit, peekRateLimit, pruneRateLimits, refundRateLimit, resetRateLimit, tooManyRequests } from '../src/lib/rate-limit.ts';
+import { awayFromWindowEdge, dbOf, rows } from './auth-support.ts';
+import { createTestApp, type TestApp } from './helpers.ts';
+
+describe('password hashing (scrypt)', () => {
+  it('hashes with a random salt and verifies in constant time', async () => {
+    const a = await hashPassword('Correct horse 1');
+    const b = await hashPassword('Correct horse 1');
+    expect(a).not.toBe(b);
+    expect(a).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(await verifyPassword('Correct horse 1', a)).toBe(true);
+    expect(await verifyPassword('Correct horse 1', b)).toBe(true);
+    expect(await verifyPassword('correct horse 1', a)).toBe(false);
+    expect(await verifyPassword('', a)).toBe(false);
+    expect(await verifyAgainstDummy('anything')).toBe(false);
+  });
+
+  it('treats composed and decomposed accents as the same password', async () => {
+    const hash = await hashPassword('Contraseña-1');
+    expect(await verifyPassword('Contrasen\u0303a-1', hash)).toBe(true);
+  });
+
+  it('never matches a malformed or hostile hash', async () => {
+    for (const stored of ['', 'plain', 'scrypt$1$2$3', 'bcrypt$16384$8$1$c2FsdA==$a2V5', 'scrypt$16384$8$1$$a2V5', 'scrypt$4194304$8$1$c2FsdA==$a2V5', 'scrypt$1000$8$1$c2FsdA==$a2V5']) {
+      expect(await verifyPassword('x', stored), stored).toBe(false);
+    }
+  });
+
+  it('applies the password rules of the user command', () => {
+    expect(passwordProblem('short1')).toMatch(/8/);
+    expect(passwordProblem('onlyletters')).toMatch(/mix/);
+    expect(passwordProblem('Good-pass-1')).toBeNull();
+    expect(passwordProblem('Demo1234!', { demoPassword: 'Demo1234!', production: true })).toMatch(/demo/);
+    expect(passwordProblem('Demo1234!', { demoPassword: 'Demo1234!', production: false })).toBeNull();
+  });
+});
+
+describe('database rate limiter', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+  const rule = { max: 3, windowSec: 600 };
+
+  it('counts hits in a fixed window and limits after max', async () => {
+    await awayFromWindowEdge(rule.windowSec, 10_000);
+    const db = dbOf(t.app);
+    const states = [];
+    for (let i = 0; i < 5; i++) states.push(await hitRateLimit(db, 'test:a', rule));
+    expect(states.map((s) => s.count)).toEqual([1, 2, 3, 4, 5]);
+    expect(states.map((s) => s.limited)).toEqual([false, false, false, true, true]);
+    expect(states[0]!.remaining).toBe(2);
+    expect(states[4]!.retryAfterSec).toBeGreaterThan(0);
+    expect(states[4]!.retryAfterSec).toBeLessThanOrEqual(600);
+    expect((await peekRateLimit(db, 'test:a', rule)).count).toBe(5);
+    await refundRateLimit(db, 'test:a', rule, 2);
+    expect((await peekRateLimit(db, 'test:a', rule)).count).toBe(3);
+    await resetRateLimit(db, 'test:a');
+    expect((await peekRateLimit(db, 'test:a', rule)).count).toBe(0);
+    expect((await peekRateLimit(db, 'test:never', rule)).limited).toBe(false);
+  });
+
+  it('is atomic under concurrent hits (one upsert each)', async () => {
+    await awayFromWindowEdge(rule.windowSec, 10_000);
+    const db = dbOf(t.app);
+    const states = await Promise.all(Array.from({ length: 12 }, () => hitRateLimit(db, 'test:concurrent', { max: 5, windowSec: 600 })));
+    expect(states.map((s) => s.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(states.filter((s) => !s.limited)).toHaveLength(5);
+  });
+
+  it('starts a new window after windowSec and prunes old windows', async () => {
+    const db = dbOf(t.app);
+    await hitRateLimit(db, 'test:old', rule);
+    await db.execute(sql`update rate_limits set window_start = window_start - interval '2 days' where key = 'test:old'`);
+    expect((await hitRateLimit(db, 'test:old', rule)).count).toBe(1);
+    expect(await pruneRateLimits(db)).toBeGreaterThanOrEqual(1);
+    expect(await rows(db, sql`select 1 from rate_limits where key = 'test:old'`)).toHaveLength(1);
+  });
+
+  it('builds the 429 error with minutes and Retry-After', () => {
+    const err = tooManyRequests({ count: 9, limited: true, remaining: 0, retryAfterSec: 61 }, 'auth.too_many_attempts');
+    expect(err.statusCode).toBe(429);
+    expect(err.params).toEqual({ minutes: 2, seconds: 61 });
+    expect(err.headers).toEqual({ 'retry-after': '61' });
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * The root of every route: keeps URLs canonical for client-side navigations (the first load
+ * is made canonical in main.tsx before the router starts), shows a thin progress bar while a
+ * lazy screen loads, and sends the optional analytics beacon.
+ */
+import { canonicalPath } from '@backoffice/core/locale';
+import { Navigate, Outlet, useLocation, useNavigation } from 'react-router';
+import { useAnalytics } from '../lib/analytics.ts';
+
+function NavigationProgress() {
+  const navigation = useNavigation();
+  if (navigation.state === 'idle') return null;
+  return <div className="bo-progress" role="progressbar" aria-hidden />;
+}
+
+export function RootLayout() {
+  const location = useLocation();
+  useAnalytics();
+  const canonical = canonicalPath(location.pathname, document.cookie);
+  if (canonical !== location.pathname) {
+    return <Navigate to={{ pathname: canonical, search: location.search, hash: location.hash }} replace />;
+  }
+  return (
+    <>
+      <NavigationProgress />
+      <Outlet />
+    </>
+  );
+}
+
+/** Shown while the first screen's code loads. */
+export function BootSplash() {
+  return (
+    <div className="bo-boot" role="status" aria-live="polite">
+      <span className="bo-boot__mark" aria-hidden />
+      <span className="bo-visually-hidden">Loading…</span>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * The route table. Every route of spec section 2 lives under /:lang and loads lazily with the
+ * spec's retry (3 attempts, 1 s apart). The signed-in area is one lazy layout (the shell) whose
+ * screens sit under a pathless route with its own error boundary, so a crashing screen shows
+ * the crash screen inside the shell instead of taking the shell down.
+ */
+import { APP_ROUTES, type AppRoute } from '@backoffice/core/routes';
+import type { RouteObject } from 'react-router';
+import { lazyScreen, retry } from '../lib/retry.ts';
+import type { RouteHandle } from '../lib/route-handle.ts';
+import { CleanRoute } from './clean-route.tsx';
+import { LocaleLayout } from './locale-layout.tsx';
+import { ReportRedirect } from './report-redirect.tsx';
+import { BootSplash, RootLayout } from './root-layout.tsx';
+import { RootErrorBoundary } from './route-error.tsx';
+import { screenLoader } from './screens.ts';
+
+
+/** Test-only routes (VITE_TEST_ROUTES=1 builds only). Path: /{lang}/__test__/crash. */
+export const TEST_CRASH_PATH = '/__test__/crash';
+export const TEST_ROUTES_ENABLED = import.meta.env.VITE_TEST_ROUTES === '1';
+
+function screenRoute(route: AppRoute): RouteObject {
+  const handle: RouteHandle = { menuId: route.menuId, screen: route.screen };
+  const lazy = lazyScreen(screenLoader(route.screen));
+  if (route.pattern === '/') return { index: true, handle, lazy };
+  return { path: route.pattern.slice(1), handle, lazy };
+}
+
+function testRoutes(): RouteObject[] {
+  if (!TEST_ROUTES_ENABLED) return [];
+  const handle: RouteHandle = { menuId: null, screen: 'test_crash', testOnly: true };
+  return [{ path: TEST_CRASH_PATH.slice(1), handle, lazy: lazyScreen(() => import('./test-routes/crash-route.tsx')) }];
+}
+
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    Component: RootLayout,
+    HydrateFallback: BootSplash,
+    ErrorBoundary: RootErrorBoundary,
+    children: [
+      // '/' is redirected to /{lang} by RootLayout (and by main.tsx on the first load).
+      { index: true, Component: BootSplash },
+      { path: 'clean', Component: CleanRoute },
+      {
+        path: ':lang',
+        Component: LocaleLayout,
+        children: [
+          { path: 'login', lazy: lazyScreen(() => import('../shell/login-page.tsx')) },
+          { path: 'report/:id', Component: ReportRedirect },
+          {
+            id: 'shell',
+            lazy: async () => {
+              const mod = await retry(() => import('../shell/shell-layout.tsx'));
+              return { Component: mod.default };
+            },
+            children: [
+              {
+                id: 'screens',
+                lazy: async () => {
+                  const mod = await retry(() => import('../shell/crash-screen.tsx'));
+                  return { ErrorBoundary: mod.ScreenErrorBoundary };
+                },
+                children: [
+                  ...APP_ROUTES.map(screenRoute),
+                  ...testRoutes(),
+                  {
+                    path: '*',
+                    handle: { menuId: null, screen: 'not_found' } satisfies RouteHandle,
+                    lazy: lazyScreen(() => import('../shell/not-found-page.tsx')),
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,18 @@
+/**
+ * Screen loaders by screen id (core/routes.ts `AppRoute.screen`). A feature that is built
+ * registers its page here; every other route shows the translated "being built" state inside
+ * the shell, with its real path, guard and menu entry.
+ */
+import type { ComponentType } from 'react';
+
+export type ScreenLoader = () => Promise<{ default: ComponentType }>;
+
+export const beingBuilt: ScreenLoader = () => import('../features/being-built/being-built-page.tsx');
+
+export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
+  not_allowed: () => import('../shell/forbidden-page.tsx'),
+};
+
+export function screenLoader(screen: string): ScreenLoader {
+  return SCREENS[screen] ?? beingBuilt;
+}

@@ -1,0 +1,255 @@
+/**
+ * Session state (spec sections 3 and 4): user, menus, locale, theme (light default), version and
+ * updated timestamp, persisted in local storage (zustand persist, versioned) and restored.
+ *
+ * Transitions: login -> signed in; logout, an expired token, a failed menu fetch or /clean ->
+ * signed out. Menus older than one day are refreshed (token first), missing menus are fetched.
+ * An ADMIN simulating a role or a user keeps the original session here to come back to it.
+ *
+ * "Remember login on this computer": without it the session also needs a browser-session
+ * cookie, so it survives reloads and new tabs but not closing the browser.
+ */
+import type { Acl, RoleRef } from '@backoffice/core/acl';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '@backoffice/core/i18n/catalogues';
+import type { MenuEntry } from '@backoffice/core/menu';
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+
+export const SESSION_STORAGE_KEY = 'backoffice-session';
+/** Bump when the persisted shape changes; older states are dropped by `migrate`. */
+export const SESSION_VERSION = 1;
+/** Menus are refreshed after more than one day (spec section 9). */
+export const MENU_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/** Browser-session cookie that keeps a non-remembered session alive until the browser closes. */
+export const LIVE_SESSION_COOKIE = 'bo_live';
+
+export type Theme = 'light' | 'dark';
+
+/** The API's session object (data of login, refresh and login/as). */
+export interface SessionUser {
+  id: number;
+  mail: string;
+  name: string;
+  token: string;
+  roles: RoleRef[];
+  acl: Acl;
+  /** Token expiry, seconds since the epoch. */
+  exp: number;
+  picture: string | null;
+  simulated_by: { id: number; mail: string; name: string } | null;
+}
+
+export interface Simulation {
+  kind: 'role' | 'user';
+  id: number;
+  /** Role name or user mail, shown in the "Simulating …" banner. */
+  label: string;
+}
+
+export interface OriginalSession {
+  user: SessionUser;
+  menus: MenuEntry[] | null;
+  updated: number | null;
+}
+
+export interface SessionData {
+  user: SessionUser | null;
+  /** The menu tree as the API sends it (filtered for the caller on display). */
+  menus: MenuEntry[] | null;
+  locale: Locale;
+  theme: Theme;
+  version: number;
+  /** When the menus were last loaded (ms since the epoch). */
+  updated: number | null;
+  remember: boolean;
+  /** The ADMIN's own session while simulating. */
+  original: OriginalSession | null;
+  simulation: Simulation | null;
+}
+
+export interface SessionActions {
+  login(user: SessionUser, remember: boolean): void;
+  logout(): void;
+  /** /clean: everything back to defaults except the locale in use. */
+  clear(): void;
+  setMenus(menus: MenuEntry[], now?: number): void;
+  /** A refreshed session (login/refresh): new token, same simulation. */
+  refreshUser(fresh: SessionUser): void;
+  setLocale(locale: Locale): void;
+  setTheme(theme: Theme): void;
+  toggleTheme(): void;
+  simulateRole(role: { id: number; name: string; acl: Acl }): void;
+  simulateUser(session: SessionUser): void;
+  stopSimulation(): void;
+}
+
+export type SessionState = SessionData & SessionActions;
+
+export function initialSession(locale: Locale = DEFAULT_LOCALE): SessionData {
+  return {
+    user: null,
+    menus: null,
+    locale,
+    theme: 'light',
+    version: SESSION_VERSION,
+    updated: null,
+    remember: false,
+    original: null,
+    simulation: null,
+  };
+}
+
+const signedOut = { user: null, menus: null, updated: null, original: null, simulation: null, remember: false } as const;
+
+/** Is the token expired? Expiry is compared with the current time in seconds (spec section 9). */
+export function isTokenExpired(user: Pick<SessionUser, 'exp'> | null | undefined, nowMs = Date.now()): boolean {
+  if (!user) return false;
+  return !Number.isFinite(user.exp) || user.exp <= Math.floor(nowMs / 1000);
+}
+
+/** What the session needs before the shell can show the menu. */
+export type MenuNeed = 'none' | 'fetch' | 'refresh';
+
+export function menuNeed(state: Pick<SessionData, 'user' | 'menus' | 'updated'>, nowMs = Date.now()): MenuNeed {
+  if (!state.user) return 'none';
+  if (!state.menus) return 'fetch';
+  if (state.updated === null || nowMs - state.updated > MENU_MAX_AGE_MS) return 'refresh';
+  return 'none';
+}
+
+/** The persisted part of the state. */
+export function persistedPart(state: SessionData): SessionData {
+  const { user, menus, locale, theme, version, updated, remember, original, simulation } = state;
+  return { user, menus, locale, theme, version, updated, remember, original, simulation };
+}
+
+/**
+ * Merges what local storage holds into a fresh state. A session saved without "remember" is
+ * dropped when its browser-session cookie is gone (the browser was closed).
+ */
+export function restoreSession(persisted: unknown, current: SessionData, liveSession: boolean): SessionData {
+  if (persisted === null || typeof persisted !== 'object') return current;
+  const p = persisted as Partial<SessionData>;
+  const merged: SessionData = {
+    ...current,
+    theme: p.theme === 'dark' || p.theme === 'light' ? p.theme : current.theme,
+    locale: isLocale(p.locale) ? p.locale : current.locale,
+  };
+  const hasUser = p.user !== null && typeof p.user === 'object' && typeof p.user.token === 'string';
+  if (!hasUser) return merged;
+  if (!p.remember && !liveSession) return merged;
+  return {
+    ...merged,
+    user: p.user ?? null,
+    menus: Array.isArray(p.menus) ? p.menus : null,
+    updated: typeof p.updated === 'number' ? p.updated : null,
+    remember: Boolean(p.remember),
+    original: p.original ?? null,
+    simulation: p.simulation ?? null,
+  };
+}
+
+function readCookie(name: string): string | null {
+  if (typeof document === 'undefined') return null;
+  for (const part of document.cookie.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return v.join('=');
+  }
+  return null;
+}
+
+function setLiveCookie(on: boolean): void {
+  if (typeof document === 'undefined') return;
+  document.cookie = on
+    ? `${LIVE_SESSION_COOKIE}=1; path=/; samesite=lax`
+    : `${LIVE_SESSION_COOKIE}=; path=/; max-age=0; samesite=lax`;
+}
+
+export const useSession = create<SessionState>()(
+  persist(
+    (set, get) => ({
+      ...initialSession(),
+      login(user, remember) {
+        setLiveCookie(true);
+        set({ ...signedOut, user, remember });
+      },
+      logout() {
+        setLiveCookie(false);
+        set({ ...signedOut });
+      },
+      clear() {
+        setLiveCookie(false);
+        set({ ...initialSession(get().locale) });
+      },
+      setMenus(menus, now = Date.now()) {
+        set({ menus, updated: now });
+      },
+      refreshUser(fresh) {
+        const { simulation, original, user } = get();
+        if (simulation?.kind === 'role' && original && user) {
+          // Role simulation runs on the ADMIN's token: renew it, keep the simulated role.
+          set({ user: { ...user, token: fresh.token, exp: fresh.exp }, original: { ...original, user: fresh } });
+        } else {
+          set({ user: fresh });
+        }
+      },
+      setLocale(locale) {
+        if (get().locale !== locale) set({ locale });
+      },
+      setTheme(theme) {
+        set({ theme });
+      },
+      toggleTheme() {
+        set({ theme: get().theme === 'dark' ? 'light' : 'dark' });
+      },
+      simulateRole(role) {
+        const { user, menus, updated, original } = get();
+        const base = original ?? (user ? { user, menus, updated } : null);
+        if (!base) return;
+        const admin = base.user;
+        set({
+          original: base,
+          user: {
+            ...admin,
+            roles: [{ id: role.id, name: role.name }],
+            acl: role.acl,
+            simulated_by: { id: admin.id, mail: admin.mail, name: admin.name },
+          },
+          // The ADMIN's menu holds every entry; it is filtered for the role on display.
+          menus: base.menus,
+          updated: base.updated,
+          simulation: { kind: 'role', id: role.id, label: role.name },
+        });
+      },
+      simulateUser(session) {
+        const { user, menus, updated, original } = get();
+        const base = original ?? (user ? { user, menus, updated } : null);
+        if (!base) return;
+        set({
+          original: base,
+          user: session,
+          menus: null,
+          updated: null,
+          simulation: { kind: 'user', id: session.id, label: session.mail },
+        });
+      },
+      stopSimulation() {
+        const { original } = get();
+        if (!original) return;
+        set({ user: original.user, menus: original.menus, updated: original.updated, original: null, simulation: null });
+      },
+    }),
+    {
+      name: SESSION_STORAGE_KEY,
+      version: SESSION_VERSION,
+      storage: createJSONStorage(() => localStorage),
+      partialize: (state) => persistedPart(state),
+      // An older persisted shape is not trusted: start over (preferences included).
+      migrate: () => initialSession(),
+      merge: (persisted, current) => ({
+        ...current,
+        ...restoreSession(persisted, current, readCookie(LIVE_SESSION_COOKIE) === '1'),
+      }),
+    },
+  ),
+);

@@ -1,0 +1,158 @@
+/**
+ * The ADMIN simulator (spec sections 2, 4 and 5): choose a role (its ACL is loaded and applied)
+ * or type a user id of at most 5 characters (sign in as that user). The two are mutually
+ * exclusive, Simulate is disabled with nothing chosen, and both return to the root. The admin's
+ * own session is kept, and "Back to my session" restores it.
+ */
+import { UserSwitchOutlined } from '@ant-design/icons';
+import type { Acl } from '@backoffice/core/acl';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Divider, Form, Input, Popover, Select, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { api, errorText, isSessionError } from '../lib/api.ts';
+import { useSession, type SessionUser } from '../lib/session-store.ts';
+import { toast } from '../lib/toast.ts';
+
+export const SIMULATION_USER_MAX_LENGTH = 5;
+
+interface Role {
+  id: number;
+  name: string;
+}
+
+/** The ADMIN's own token: the simulated user's token cannot call the admin endpoints. */
+function adminToken(): string | undefined {
+  const { original, user } = useSession.getState();
+  return (original?.user ?? user)?.token;
+}
+
+/** Leaves a simulation: the admin's own session, menus and the root. */
+export function useStopSimulation() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { lang } = useParams();
+  const queryClient = useQueryClient();
+  return () => {
+    useSession.getState().stopSimulation();
+    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === 'api' });
+    navigate(`/${lang}`);
+    toast.info(t('simulation.stopped'));
+  };
+}
+
+function SimulatorForm({ onDone }: { onDone: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { lang } = useParams();
+  const queryClient = useQueryClient();
+  const [roleId, setRoleId] = useState<number | undefined>(undefined);
+  const [userId, setUserId] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const roles = useQuery<Role[]>({
+    queryKey: ['simulation-roles'],
+    queryFn: ({ signal }) => api.request<Role[]>('admin/role', { signal, token: adminToken() }),
+    staleTime: 5 * 60_000,
+  });
+
+  const canSubmit = (roleId !== undefined || userId.trim() !== '') && !busy;
+
+  const submit = async () => {
+    if (!canSubmit) return;
+    setBusy(true);
+    try {
+      if (roleId !== undefined) {
+        const role = await api.request<{ id: number; name: string; acl: Acl }>('admin/role/:id/acl', {
+          params: { id: roleId },
+          token: adminToken(),
+        });
+        useSession.getState().simulateRole(role);
+      } else {
+        const session = await api.request<SessionUser>('login/as', {
+          method: 'POST',
+          body: { id_user: Number(userId) },
+          token: adminToken(),
+        });
+        useSession.getState().simulateUser(session);
+      }
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === 'api' });
+      onDone();
+      navigate(`/${lang}`);
+      toast.success(t('simulation.started'));
+    } catch (error) {
+      if (!isSessionError(error)) toast.error(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form layout="vertical" className="bo-simulator" onFinish={submit} data-testid="simulator-form">
+      <Form.Item label={t('simulation.role')} htmlFor="bo-simulate-role" className="bo-simulator__field">
+        <Select<number>
+          id="bo-simulate-role"
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder={t('simulation.role.placeholder')}
+          value={roleId}
+          onChange={(v) => setRoleId(v ?? undefined)}
+          disabled={userId.trim() !== ''}
+          loading={roles.isLoading}
+          options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.name }))}
+          notFoundContent={roles.isError ? t('simulation.roles_failed') : undefined}
+          aria-label={t('simulation.role')}
+          data-testid="simulate-role"
+          getPopupContainer={(node) => node.parentElement ?? document.body}
+        />
+      </Form.Item>
+      <Divider plain className="bo-simulator__or">
+        {t('simulation.or')}
+      </Divider>
+      <Form.Item label={t('simulation.user')} htmlFor="bo-simulate-user" className="bo-simulator__field">
+        <Input
+          id="bo-simulate-user"
+          value={userId}
+          onChange={(e) => setUserId(e.target.value.replace(/\D/g, '').slice(0, SIMULATION_USER_MAX_LENGTH))}
+          maxLength={SIMULATION_USER_MAX_LENGTH}
+          inputMode="numeric"
+          placeholder={t('simulation.user.placeholder')}
+          disabled={roleId !== undefined}
+          data-testid="simulate-user"
+          autoComplete="off"
+        />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" block disabled={!canSubmit} loading={busy} data-testid="simulate-submit">
+        {t('simulation.submit')}
+      </Button>
+    </Form>
+  );
+}
+
+export function Simulator({ compact }: { compact: boolean }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <Popover
+      trigger="click"
+      placement="bottomRight"
+      open={open}
+      onOpenChange={setOpen}
+      title={<Typography.Text strong>{t('simulation.title')}</Typography.Text>}
+      content={<SimulatorForm onDone={() => setOpen(false)} />}
+      destroyOnHidden
+    >
+      <Button
+        type="text"
+        icon={<UserSwitchOutlined />}
+        aria-label={compact ? t('simulation.open') : undefined}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        data-testid="simulator-open"
+      >
+        {compact ? null : t('simulation.open')}
+      </Button>
+    </Popover>
+  );
+}

@@ -1,0 +1,259 @@
+#!/usr/bin/env node
+// `npm run bench`: API throughput/latency/memory and web bytes/LCP. Prints tables and writes
+// bench/results/latest.json. Figures are reported, never judged: no exit code for a missed target.
+//
+//   npm run bench                 everything
+//   npm run bench -- --api-only   only the API bench      npm run bench -- --web-only
+//   BENCH_DURATION=5 npm run bench   seconds per autocannon run (default 10)
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { buildApi, buildWeb } from '../scripts/lib/build.mjs';
+import { ensureChromium, ensureDependencies } from '../scripts/lib/deps.mjs';
+import { fromRoot, ROOT, TMP_DIR } from '../scripts/lib/paths.mjs';
+import { freshPostgresDatabase } from '../scripts/lib/postgres.mjs';
+import { run } from '../scripts/lib/proc.mjs';
+
+const CONNECTIONS = 50;
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = 3;
+const ADMIN = { email: 'admin@adtech.example', password: process.env.DEMO_PASSWORD ?? 'Demo1234!' };
+const RESULTS = fromRoot('bench', 'results', 'latest.json');
+const args = new Set(process.argv.slice(2));
+
+const mb = (bytes) => (bytes === null || bytes === undefined ? '-' : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
+const kb = (bytes) => (bytes === null || bytes === undefined ? '-' : `${(bytes / 1024).toFixed(1)} KB`);
+
+/** Resident memory of a process in bytes (Linux /proc). */
+function rss(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Samples a process's RSS every 200 ms until stopped; returns the peak. */
+function rssSampler(pid) {
+  let peak = 0;
+  const timer = setInterval(() => (peak = Math.max(peak, rss(pid) ?? 0)), 200);
+  return () => {
+    clearInterval(timer);
+    return peak || null;
+  };
+}
+
+/** Starts bench/api-server.ts with the given env; resolves once it prints its ports. */
+function startApiServer(env, logFile) {
+  return new Promise((resolve, reject) => {
+    const log = fs.createWriteStream(logFile);
+    const child = spawn(process.execPath, ['--import', 'tsx', fromRoot('bench', 'api-server.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const killOnExit = () => child.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    child.stderr.pipe(log);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the bench server did not start within 120 s; see ${logFile}`));
+    }, 120_000);
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith('BENCH_READY ')) {
+        clearTimeout(timer);
+        const ports = JSON.parse(line.slice('BENCH_READY '.length));
+        resolve({
+          child,
+          ports,
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done();
+              const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+              child.once('exit', () => {
+                clearTimeout(kill);
+                process.removeListener('exit', killOnExit);
+                done();
+              });
+              child.kill('SIGTERM');
+            }),
+        });
+      } else {
+        log.write(`${line}\n`);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the bench server exited (${code}) before it was ready; see ${logFile}`));
+    });
+  });
+}
+
+function load(url, headers, duration) {
+  return autocannon({ url, connections: CONNECTIONS, duration, headers });
+}
+
+async function benchRoute(name, url, headers, pid) {
+  await load(url, headers, WARMUP);
+  const stopSampling = rssSampler(pid);
+  const r = await load(url, headers, DURATION);
+  const peak = stopSampling();
+  return {
+    name,
+    url: new URL(url).pathname,
+    reqPerSec: Math.round(r.requests.average),
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    rssPeak: peak,
+  };
+}
+
+async function signIn(baseURL) {
+  const res = await fetch(`${baseURL}/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  const body = await res.json().catch(() => null);
+  if (!res.ok || body?.status !== 'success') throw new Error(`sign-in as ${ADMIN.email} failed: HTTP ${res.status} ${JSON.stringify(body)}`);
+  return body.data.token;
+}
+
+async function apiBench(label, env) {
+  const logFile = path.join(TMP_DIR, `bench-api-${label}.log`);
+  console.log(`API bench (${label}): starting the server…`);
+  const server = await startApiServer(env, logFile);
+  try {
+    const appURL = `http://127.0.0.1:${server.ports.app}`;
+    const token = await signIn(appURL);
+    const auth = { authorization: `Bearer ${token}` };
+    const menu = await fetch(`${appURL}/v1/admin/menu`, { headers: auth });
+    if (!menu.ok) throw new Error(`GET /v1/admin/menu answered ${menu.status}`);
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssIdle = rss(server.child.pid);
+    const rows = [];
+    console.log(`API bench (${label}): ${CONNECTIONS} connections, ${DURATION} s per route (+${WARMUP} s warm-up)…`);
+    rows.push(await benchRoute('bare Fastify route (no plugins)', `http://127.0.0.1:${server.ports.bare}/bare`, {}, server.child.pid));
+    rows.push(await benchRoute('app /healthz (all plugins, no auth/db)', `${appURL}/healthz`, {}, server.child.pid));
+    rows.push(await benchRoute('GET /v1/admin/menu as admin', `${appURL}/v1/admin/menu`, auth, server.child.pid));
+    const bare = rows[0].reqPerSec;
+    const menuRow = rows[2];
+    return {
+      database: label,
+      rssIdle,
+      rssUnderLoad: Math.max(...rows.map((r) => r.rssPeak ?? 0)) || null,
+      menuToBareRatio: bare ? Number((menuRow.reqPerSec / bare).toFixed(3)) : null,
+      rows,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+function table(head, rows) {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const fmt = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
+}
+
+function printApi(result) {
+  console.log(`\nAPI on ${result.database}: RSS idle ${mb(result.rssIdle)}, under load (peak) ${mb(result.rssUnderLoad)}; menu/bare = ${result.menuToBareRatio} (target >= 0.5)`);
+  console.log(
+    table(
+      ['route', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors'],
+      result.rows.map((r) => [r.name, r.reqPerSec, r.p50Ms, r.p99Ms, r.requests, r.non2xx, r.errors]),
+    ),
+  );
+}
+
+function printWeb(web) {
+  const rows = [];
+  for (const [name, page] of [
+    ['sign-in (/en/login)', web.signIn],
+    ['shell (/en, signed in)', web.shell],
+  ]) {
+    if (!page) continue;
+    rows.push([name, kb(page.shipped.js.gzip), page.shipped.js.files, kb(page.shipped.css.gzip), page.shipped.css.files, page.lcpMedianMs ?? '-', page.lcpMs.join(' ')]);
+  }
+  console.log('\nWeb (production build, headless Chromium, cold loads; targets: sign-in JS < 300 KB gzip, LCP < 1000 ms)');
+  console.log(table(['page', 'JS gzip', 'JS files', 'CSS gzip', 'CSS files', 'LCP median ms', 'LCP runs ms'], rows));
+  for (const e of web.errors ?? []) console.log(`web bench error: ${e}`);
+}
+
+async function main() {
+  fs.mkdirSync(TMP_DIR, { recursive: true });
+  fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+  if (!(await ensureDependencies({ quiet: true }))) return 1;
+  const doApi = !args.has('--web-only');
+  const doWeb = !args.has('--api-only');
+  const results = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '', memoryGB: Math.round(os.totalmem() / 1024 ** 3), node: process.version },
+    settings: { connections: CONNECTIONS, durationSec: DURATION, warmupSec: WARMUP, logLevel: process.env.BENCH_LOG_LEVEL ?? 'info' },
+    api: [],
+    web: null,
+    errors: [],
+  };
+
+  if (doApi) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-bench-'));
+    try {
+      const r = await apiBench('PGlite', { DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'development' });
+      results.api.push(r);
+      printApi(r);
+    } catch (err) {
+      results.errors.push(`API bench on PGlite: ${err.message}`);
+      console.error(`API bench on PGlite failed: ${err.message}`);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    const db = await freshPostgresDatabase('backoffice_bench');
+    if (!db.url) {
+      console.log(`PostgreSQL bench skipped: ${db.reason}`);
+      results.errors.push(`PostgreSQL bench skipped: ${db.reason}`);
+    } else {
+      try {
+        const r = await apiBench('PostgreSQL', { DATABASE_URL: db.url, NODE_ENV: 'development' });
+        results.api.push(r);
+        printApi(r);
+      } catch (err) {
+        results.errors.push(`API bench on PostgreSQL: ${err.message}`);
+        console.error(`API bench on PostgreSQL failed: ${err.message}`);
+      }
+    }
+  }
+
+  if (doWeb) {
+    const chromium = await ensureChromium();
+    if (!chromium.ok || !(await buildWeb()) || !(await buildApi())) {
+      results.errors.push(`web bench: ${chromium.ok ? 'build failed' : chromium.message}`);
+    } else {
+      const out = path.join(TMP_DIR, 'bench-web.json');
+      fs.rmSync(out, { force: true });
+      console.log('\nWeb bench: production build, headless Chromium…');
+      const code = await run(process.execPath, ['--import', 'tsx', fromRoot('bench', 'web.ts'), out], { cwd: ROOT });
+      if (code === 0 && fs.existsSync(out)) {
+        results.web = JSON.parse(fs.readFileSync(out, 'utf8'));
+        printWeb(results.web);
+      } else {
+        results.errors.push(`web bench exited with ${code}`);
+      }
+    }
+  }
+
+  fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote ${path.relative(ROOT, RESULTS)}`);
+  // A bench that could not run is an error; a slow figure is not.
+  const broken = results.errors.filter((e) => !e.includes('skipped'));
+  for (const e of broken) console.error(`error: ${e}`);
+  return broken.length ? 1 : 0;
+}
+
+process.exitCode = await main();

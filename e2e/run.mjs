@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// Runs the e2e suite: makes sure Chromium and the builds exist, then Vitest with the e2e config.
+// Extra arguments go to Vitest, e.g. `node e2e/run.mjs e2e/tests/smoke.e2e.ts -t login`.
+import { buildApi, buildWebE2E } from '../scripts/lib/build.mjs';
+import { ensureChromium } from '../scripts/lib/deps.mjs';
+import { fromRoot, ROOT } from '../scripts/lib/paths.mjs';
+import { run } from '../scripts/lib/proc.mjs';
+
+async function main() {
+  const chromium = await ensureChromium();
+  if (!chromium.ok) {
+    console.error(`e2e: ${chromium.message}`);
+    return 1;
+  }
+  if (!(await buildApi())) return 1;
+  if (!(await buildWebE2E())) return 1;
+  const vitest = fromRoot('node_modules', '.bin', 'vitest');
+  return run(vitest, ['run', '--config', fromRoot('e2e', 'vitest.config.ts'), ...process.argv.slice(2)], { cwd: ROOT });
+}
+
+process.exitCode = await main();

@@ -1,0 +1,73 @@
+/**
+ * Browser helpers for e2e tests: Debian's Chromium driven by playwright-core, a context per test
+ * with the server's base URL, and an axe-core accessibility pass.
+ */
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import type { AxeResults, ElementContext, Result, RunOptions } from 'axe-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './server.ts';
+
+/** Base URL of the server started by the global setup (http://127.0.0.1:<port>). */
+export function getBaseURL(): string {
+  return inject('baseURL');
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: run 'node e2e/run.mjs' (installs it as root) or 'apt-get install -y chromium'.`);
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+export interface NewPageOptions {
+  viewport?: { width: number; height: number };
+  locale?: string;
+  colorScheme?: 'light' | 'dark';
+}
+
+/** A fresh context (empty storage) with the base URL set, and a page in it. */
+export async function newPage(browser: Browser, opts: NewPageOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: getBaseURL(),
+    viewport: opts.viewport ?? { width: 1280, height: 800 },
+    locale: opts.locale ?? 'en-US',
+    colorScheme: opts.colorScheme ?? 'light',
+  });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+const require = createRequire(import.meta.url);
+let axeSource: string | undefined;
+
+/** Adds axe-core to the current document (again after each navigation). */
+export async function injectAxe(page: Page): Promise<void> {
+  axeSource ??= fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: axeSource });
+}
+
+export interface RunAxeOptions {
+  /** What to check (a selector or axe context); the whole document by default. */
+  context?: ElementContext;
+  /** axe-core run options (rules, runOnly, …). */
+  options?: RunOptions;
+}
+
+/** Runs axe-core on the page and returns only the serious and critical violations. */
+export async function runAxe(page: Page, opts: RunAxeOptions = {}): Promise<Result[]> {
+  const present = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
+  if (!present) await injectAxe(page);
+  // Arguments travel as JSON: axe's context and options are plain selectors and settings.
+  const violations: Result[] = await page.evaluate(async (json: string) => {
+    const { context, options } = JSON.parse(json) as { context?: ElementContext; options?: RunOptions };
+    const axe = (window as unknown as { axe: { run(c: ElementContext, o: RunOptions): Promise<AxeResults> } }).axe;
+    const result = await axe.run(context ?? document, options ?? {});
+    // Plain data back across the page boundary.
+    return JSON.parse(JSON.stringify(result.violations)) as Result[];
+  }, JSON.stringify({ context: opts.context, options: opts.options }));
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}

@@ -1,0 +1,80 @@
+// Installs what a fresh clone is missing: npm dependencies, and the Debian packages the tests need
+// (Chromium for e2e, nginx for the firewall adapter test).
+import { existsSync, statSync } from 'node:fs';
+import { fromRoot, ROOT } from './paths.mjs';
+import { NPM, run } from './proc.mjs';
+
+/** Why dependencies must be (re)installed, or null when node_modules matches the lockfile. */
+export function dependencyInstallReason() {
+  const lock = fromRoot('package-lock.json');
+  // npm writes node_modules/.package-lock.json at the end of every successful install.
+  const marker = fromRoot('node_modules', '.package-lock.json');
+  if (!existsSync(marker)) return 'node_modules is missing';
+  if (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs + 1000) {
+    return 'package-lock.json is newer than node_modules';
+  }
+  return null;
+}
+
+/** Installs npm dependencies when missing or stale. Returns true on success. */
+export async function ensureDependencies({ quiet = false } = {}) {
+  const reason = dependencyInstallReason();
+  if (!reason) {
+    if (!quiet) console.log('Dependencies: up to date.');
+    return true;
+  }
+  const hasLock = existsSync(fromRoot('package-lock.json'));
+  const flags = ['--no-audit', '--no-fund'];
+  if (hasLock) {
+    console.log(`Dependencies: ${reason}; running npm ci…`);
+    if ((await run(NPM, ['ci', ...flags], { cwd: ROOT })) === 0) return true;
+    // npm ci refuses a lockfile that lacks other platforms' optional packages (rollup's and
+    // esbuild's native builds); npm install resolves the same versions without that check.
+    console.log('Dependencies: npm ci failed; trying npm install with the same lockfile…');
+  } else {
+    console.log(`Dependencies: ${reason}; running npm install…`);
+  }
+  const code = await run(NPM, ['install', ...flags], { cwd: ROOT });
+  if (code !== 0) {
+    console.error(`npm install failed (exit ${code}).`);
+    return false;
+  }
+  return true;
+}
+
+/** True when `bin` is found on PATH (or is an existing absolute path). */
+export function hasBinary(bin) {
+  if (bin.startsWith('/')) return existsSync(bin);
+  const dirs = (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/sbin']);
+  return dirs.some((d) => d && existsSync(`${d}/${bin}`));
+}
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/**
+ * Installs a Debian package when `bin` is missing and we are root. On a failed install it runs
+ * `apt-get update` once and tries again. Returns {ok, message}.
+ */
+export async function ensureAptBinary(bin, pkg) {
+  if (hasBinary(bin)) return { ok: true, message: `${pkg}: present` };
+  if (!isRoot()) {
+    return { ok: false, message: `${pkg}: ${bin} is missing and we are not root; install it with 'apt-get install -y ${pkg}'` };
+  }
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  // Another apt-get may hold the lock (a parallel session): wait for it rather than fail.
+  const install = () =>
+    run('apt-get', ['install', '-y', '-q', '-o', 'DPkg::Lock::Timeout=600', pkg], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  console.log(`${pkg}: ${bin} is missing; running apt-get install -y ${pkg}…`);
+  let code = await install();
+  if (code !== 0) {
+    console.log(`${pkg}: install failed (exit ${code}); running apt-get update and trying again…`);
+    await run('apt-get', ['update', '-q', '-o', 'DPkg::Lock::Timeout=600'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    code = await install();
+  }
+  if (code !== 0 || !hasBinary(bin)) return { ok: false, message: `${pkg}: apt-get install failed (exit ${code})` };
+  return { ok: true, message: `${pkg}: installed` };
+}
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ensureChromium = () => ensureAptBinary(CHROMIUM, 'chromium');
+export const ensureNginx = () => ensureAptBinary('nginx', 'nginx');
