@@ -195,13 +195,21 @@ async function main() {
   const doWeb = !args.has('--api-only');
   const results = {
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '', memoryGB: Math.round(os.totalmem() / 1024 ** 3), node: process.version },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? '',
+      memoryGB: Math.round(os.totalmem() / 1024 ** 3),
+      node: process.version,
+      // Other work on the machine skews every figure: read them with this in mind.
+      loadAverageAtStart: os.loadavg().map((n) => Number(n.toFixed(2))),
+    },
     settings: { connections: CONNECTIONS, durationSec: DURATION, warmupSec: WARMUP, logLevel: process.env.BENCH_LOG_LEVEL ?? 'info' },
     api: [],
     web: null,
     errors: [],
   };
 
+  console.log(`Machine: ${results.machine.cpus} cores, load average ${results.machine.loadAverageAtStart.join(' ')} (1/5/15 min)`);
   if (doApi) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-bench-'));
     try {

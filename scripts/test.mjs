@@ -6,6 +6,7 @@
 //   npm test -- --only=unit,e2e    just these steps (names as in the summary table)
 //   npm test -- --skip=e2e         everything but these
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { buildApi, buildWeb, buildWebE2E } from './lib/build.mjs';
 import { ensureChromium, ensureDependencies, ensureNginx } from './lib/deps.mjs';
@@ -21,6 +22,9 @@ const red = (s) => paint('31', s);
 const yellow = (s) => paint('33', s);
 
 const RESULTS_DIR = path.join(TMP_DIR, 'test-results');
+// Vitest runs cores-1 workers by default: one on a 2-core machine, leaving a core idle while the
+// main process waits. Test files are isolated (own process, own database), so use every core.
+const WORKERS = process.env.TEST_WORKERS ?? String(os.availableParallelism());
 const VITEST = fromRoot('node_modules', '.bin', 'vitest');
 
 /** Env for test runs: never let a developer's DATABASE_URL reach the code under test. */
@@ -35,7 +39,7 @@ function testEnv(extra = {}) {
 async function vitest(step, args, env) {
   const report = path.join(RESULTS_DIR, `${step.id}.json`);
   rmSync(report, { force: true });
-  const code = await run(VITEST, ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+  const code = await run(VITEST, ['run', ...args, `--maxWorkers=${WORKERS}`, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
     cwd: ROOT,
     env,
   });
@@ -101,7 +105,7 @@ const steps = [
     id: 'build',
     title: 'Build (API bundle, web app for e2e with test routes, production web app)',
     async run() {
-      // The e2e bundle (VITE_TEST_ROUTES=1) goes to .tmp/web-e2e; apps/web/dist stays a
+      // The e2e bundle (VITE_TEST_ROUTES=1) goes to e2e/dist/web; apps/web/dist stays a
       // production build without the test-only routes, so `npm start` after `npm test` is clean.
       if (!(await buildApi())) return { status: 'fail', why: 'API build failed' };
       if (!(await buildWebE2E())) return { status: 'fail', why: 'web e2e build failed' };

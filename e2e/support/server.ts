@@ -13,7 +13,7 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const API_SERVER = path.join(REPO_ROOT, 'apps', 'api', 'dist', 'server.js');
 export const WEB_DIST = path.join(REPO_ROOT, 'apps', 'web', 'dist');
 /** The e2e web build (VITE_TEST_ROUTES=1); see scripts/lib/paths.mjs. */
-export const WEB_DIST_E2E = path.join(REPO_ROOT, '.tmp', 'web-e2e');
+export const WEB_DIST_E2E = path.join(REPO_ROOT, 'e2e', 'dist', 'web');
 
 /** Debian's Chromium and the flags e2e and bench launch it with (headless, no sandbox as root). */
 export const CHROMIUM_PATH = '/usr/bin/chromium';

@@ -55,10 +55,10 @@ export function staleReason(output, inputs) {
   return null;
 }
 
-async function buildIfStale(label, output, inputs, build, force) {
+async function buildIfStale(label, output, inputs, build, { force = false, quiet = false } = {}) {
   const reason = force ? 'rebuild requested' : staleReason(output, inputs);
   if (!reason) {
-    console.log(`${label}: up to date.`);
+    if (!quiet) console.log(`${label}: up to date.`);
     return true;
   }
   console.log(`${label}: ${reason}; building…`);
@@ -72,13 +72,17 @@ async function buildIfStale(label, output, inputs, build, force) {
   return true;
 }
 
-/** apps/api/dist/server.js (esbuild bundle, apps/api/build.mjs). */
-export function buildApi({ force = false } = {}) {
-  return buildIfStale('API build', API_SERVER, API_INPUTS, () => run(NPM, ['run', 'build', '-w', 'apps/api'], { cwd: ROOT }), force);
+/**
+ * apps/api/dist/server.js (esbuild bundle, apps/api/build.mjs).
+ * @param {{force?: boolean, quiet?: boolean, stdio?: import('node:child_process').StdioOptions}} [opts]
+ */
+export function buildApi(opts = {}) {
+  const stdio = opts.stdio ?? 'inherit';
+  return buildIfStale('API build', API_SERVER, API_INPUTS, () => run(NPM, ['run', 'build', '-w', 'apps/api'], { cwd: ROOT, stdio }), opts);
 }
 
 /** apps/web/dist: the production web build (no test routes). */
-export function buildWeb({ force = false } = {}) {
+export function buildWeb(opts = {}) {
   const env = { ...process.env };
   delete env.VITE_TEST_ROUTES;
   return buildIfStale(
@@ -86,18 +90,18 @@ export function buildWeb({ force = false } = {}) {
     path.join(WEB_DIST, 'index.html'),
     WEB_INPUTS,
     () => run(NPM, ['run', 'build', '-w', 'apps/web'], { cwd: ROOT, env }),
-    force,
+    opts,
   );
 }
 
-/** .tmp/web-e2e: the web build with VITE_TEST_ROUTES=1 that the e2e suite runs against. */
-export function buildWebE2E({ force = false } = {}) {
+/** e2e/dist/web: the web build with VITE_TEST_ROUTES=1 that the e2e suite runs against. */
+export function buildWebE2E(opts = {}) {
   const env = { ...process.env, VITE_TEST_ROUTES: '1' };
   return buildIfStale(
     'Web e2e build',
     path.join(WEB_DIST_E2E, 'index.html'),
     WEB_INPUTS,
     () => run(NPM, ['run', 'build', '-w', 'apps/web', '--', '--outDir', WEB_DIST_E2E, '--emptyOutDir'], { cwd: ROOT, env }),
-    force,
+    opts,
   );
 }

@@ -2,7 +2,7 @@
 // (Chromium for e2e, nginx for the firewall adapter test).
 import { existsSync, statSync } from 'node:fs';
 import { fromRoot, ROOT } from './paths.mjs';
-import { NPM, run } from './proc.mjs';
+import { capture, NPM, run } from './proc.mjs';
 
 /** Why dependencies must be (re)installed, or null when node_modules matches the lockfile. */
 export function dependencyInstallReason() {
@@ -27,10 +27,16 @@ export async function ensureDependencies({ quiet = false } = {}) {
   const flags = ['--no-audit', '--no-fund'];
   if (hasLock) {
     console.log(`Dependencies: ${reason}; running npm ci…`);
-    if ((await run(NPM, ['ci', ...flags], { cwd: ROOT })) === 0) return true;
+    const ci = await capture(NPM, ['ci', ...flags], { cwd: ROOT });
+    const output = `${ci.stdout}\n${ci.stderr}`;
+    if (ci.code === 0) {
+      console.log(output.split('\n').filter((l) => /^(added|removed|changed|up to date)/.test(l.trim())).join('\n') || 'npm ci: done');
+      return true;
+    }
     // npm ci refuses a lockfile that lacks other platforms' optional packages (rollup's and
     // esbuild's native builds); npm install resolves the same versions without that check.
-    console.log('Dependencies: npm ci failed; trying npm install with the same lockfile…');
+    const why = output.split('\n').filter((l) => l.startsWith('npm error')).slice(0, 4).join('\n');
+    console.log(`${why}\nDependencies: npm ci failed (exit ${ci.code}); trying npm install with the same lockfile…`);
   } else {
     console.log(`Dependencies: ${reason}; running npm install…`);
   }

@@ -15,8 +15,9 @@ export const API_SERVER = fromRoot('apps', 'api', 'dist', 'server.js');
 export const WEB_DIST = fromRoot('apps', 'web', 'dist');
 /**
  * The e2e web build (VITE_TEST_ROUTES=1, adds a test-only crash route). It lives outside
- * apps/web/dist so a production build never contains the test route; `.tmp/` is gitignored.
+ * apps/web/dist so a production build never contains the test route; being a `dist` folder,
+ * git, ESLint and Prettier already ignore it.
  */
-export const WEB_DIST_E2E = fromRoot('.tmp', 'web-e2e');
+export const WEB_DIST_E2E = fromRoot('e2e', 'dist', 'web');
 /** Scratch space for logs and reports of the scripts (gitignored). */
 export const TMP_DIR = fromRoot('.tmp');

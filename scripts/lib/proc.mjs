@@ -27,12 +27,18 @@ function installHandlers() {
   process.on('exit', () => {
     for (const child of live) killTree(child, 'SIGKILL');
   });
+  let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => {
+      // Forward once. A Ctrl-C reaches us twice (from the terminal and from npm, which forwards
+      // it too); a second signal would make the server skip its graceful shutdown.
+      if (stopping) return;
+      stopping = true;
       for (const child of live) killTree(child, signal);
-      // Give children a moment to shut down cleanly, then leave with the conventional code.
-      const code = 128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 }[signal] ?? 0);
-      setTimeout(() => process.exit(code), 3000).unref();
+      const code = 128 + (signalNumber(signal) ?? 0);
+      // Give children time to close cleanly (the server closes its database); the exit handler
+      // kills whatever is left after that.
+      setTimeout(() => process.exit(code), 15_000).unref();
       waitAll().then(() => process.exit(code));
     });
   }

@@ -108,7 +108,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(swaggerUi, {
     routePrefix: '/v1/docs',
     staticCSP: true,
-    transformStaticCSP: (header) => header,
+    // The docs page's own CSP: no upgrade-insecure-requests (it breaks the page over plain http on a
+    // LAN address) and inline styles allowed (Swagger UI sets some).
+    transformStaticCSP: (header) =>
+      header.replace(/\s*upgrade-insecure-requests;?/, '').replace("style-src 'self' https:", "style-src 'self' 'unsafe-inline'"),
   });
 
   registerAuth(app, database, tokens);

@@ -2,10 +2,12 @@
 import { loadConfig } from './config.ts';
 import { migrateDatabase, openDatabase, withAdvisoryLock } from './db/client.ts';
 import { seed } from './db/seed.ts';
+import { claimDataDir } from './lib/data-dir-lock.ts';
 import { runUserCli, terminalIo } from './lib/user-cli.ts';
 
 async function main(): Promise<number> {
   const config = { ...loadConfig(), logLevel: 'silent' };
+  if (!config.databaseUrl) claimDataDir(config.dataDir, 'npm run user');
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
   try {
     await migrateDatabase(database);

@@ -94,7 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     firewallAdapter: adapter,
     firewallNginxFile: path.resolve(env.FIREWALL_NGINX_FILE ?? path.join(dataDir === ':memory:' ? REPO_ROOT : dataDir, 'firewall', 'allow.conf')),
-    firewallReloadCmd: env.FIREWALL_RELOAD_CMD ?? 'nginx -s reload',
+    firewallReloadCmd: env.FIREWALL_RELOAD_CMD ?? 'nginx -t -q && nginx -s reload',
     jobs: bool(env.JOBS, true),
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     bodyLimit: int(env.BODY_LIMIT, 1024 * 1024),

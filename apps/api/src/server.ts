@@ -2,10 +2,12 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { demoLogins } from './db/seed.ts';
+import { DataDirLockError, claimDataDir } from './lib/data-dir-lock.ts';
 import { ProductionGuardError } from './lib/production-guard.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (!config.databaseUrl) claimDataDir(config.dataDir, 'the server');
   const app = await buildApp(config);
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof ProductionGuardError) {
+  if (err instanceof ProductionGuardError || err instanceof DataDirLockError) {
     console.error(`\n${err.message}\n`);
     process.exit(1);
   }

@@ -1,10 +1,11 @@
 import { can, FIREWALL_UNLIMITED } from '@backoffice/core/acl';
 import { entryPath, type MenuEntry } from '@backoffice/core/menu';
 import { MENU_ROUTES } from '@backoffice/core/routes';
-import { roleAclSchema } from '@backoffice/core/schemas/admin';
+import { menuEntrySchema, roleAclSchema } from '@backoffice/core/schemas/admin';
 import { sessionSchema, type Session } from '@backoffice/core/schemas/auth';
 import { sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, DEMO_WITH_ROLES, dbOf, expectErrorEnvelope, postBadInputCases, rows, writeCounts } from './auth-support.ts';
 import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
@@ -53,6 +54,11 @@ describe('menus, roles and simulation', () => {
           if (e.title.startsWith('menu.group.')) expect(e.children!.length, `${mail} ${e.title}`).toBeGreaterThan(0);
         }
       }
+    });
+
+    it('matches the shared zod schema (strict, any depth)', async () => {
+      const tree = await menuOf(users[DEMO.admin]!.headers);
+      expect(() => z.array(menuEntrySchema.strict()).parse(tree)).not.toThrow();
     });
 
     it('gives ADMIN every entry, hidden ones included', async () => {
@@ -280,6 +286,41 @@ describe('menus, roles and simulation', () => {
         expectErrorEnvelope(await loginAs(users[DEMO.admin]!.headers, 1.5), 400, 'error.validation', { id_user: 'error.invalid_type' });
         expectErrorEnvelope(await loginAs(users[DEMO.admin]!.headers, null), 400, 'error.validation', { id_user: 'error.invalid_type' });
       });
+    });
+  });
+
+  describe('OpenAPI document', () => {
+    it('documents every route of these modules with its zod schemas, and every $ref resolves', async () => {
+      const res = await t.app.inject('/v1/docs/json');
+      expect(res.statusCode).toBe(200);
+      const doc = res.json();
+      const ops: [string, string][] = [
+        ['/v1/login', 'post'], ['/v1/login/refresh', 'get'], ['/v1/login/as', 'post'], ['/v1/admin/menu', 'get'],
+        ['/v1/admin/role', 'get'], ['/v1/admin/role/{id}/acl', 'get'], ['/v1/staff/welcome', 'get'], ['/v1/staff/pic/{id}.svg', 'get'],
+      ];
+      for (const [path, method] of ops) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+      const login = doc.paths['/v1/login'].post;
+      expect(login.requestBody.content['application/json'].schema).toMatchObject({
+        type: 'object', required: ['email', 'password'], additionalProperties: false,
+      });
+      expect(login.security).toEqual([]);
+      expect(Object.keys(login.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
+      expect(doc.paths['/v1/login/as'].post.requestBody.content['application/json'].schema.properties.id_user.type).toBe('integer');
+      expect(doc.paths['/v1/staff/welcome'].get.parameters).toEqual([expect.objectContaining({ name: 'mail', in: 'query', required: true })]);
+      const text = JSON.stringify(doc);
+      for (const ref of text.match(/"#\/[^"]+"/g) ?? []) {
+        const target = JSON.parse(ref).slice(2).split('/').reduce((o: Record<string, unknown> | undefined, k: string) => o?.[k] as Record<string, unknown> | undefined, doc);
+        expect(target, ref).toBeDefined();
+      }
+    });
+
+    it('serves the interactive docs page', async () => {
+      const res = await t.app.inject('/v1/docs');
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).not.toContain('upgrade-insecure-requests');
+      expect(csp).toContain("style-src 'self' 'unsafe-inline'");
     });
   });
 });

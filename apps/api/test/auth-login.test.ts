@@ -147,7 +147,7 @@ describe('POST /v1/login', () => {
       const retryAfter = Number(blocked.headers['retry-after']);
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(t.config.loginWindowSec);
-      expect(body(blocked).params).toMatchObject({ minutes: Math.ceil(retryAfter / 60) });
+      expect(blocked.json().params).toMatchObject({ minutes: Math.ceil(retryAfter / 60) });
       expect(body(blocked).text).toBe(`Too many failed sign-in attempts. Try again in ${Math.ceil(retryAfter / 60)} minutes.`);
       // The counter is a database row, not process memory.
       const [row] = await rows<{ count: number }>(dbOf(t.app), sql`select count from rate_limits where key = ${loginMailKey(mail)}`);

@@ -30,7 +30,7 @@ async function emptyDatabase(): Promise<{ config: Pick<Config, 'databaseUrl' | '
 const production = (db: Pick<Config, 'databaseUrl' | 'dataDir'>, extra: Partial<Config> = {}) =>
   baseTestConfig({ ...db, env: 'production', seedDemo: false, ...extra });
 
-describe('production', () => {
+describe('production', { timeout: 120_000 }, () => {
   let seeded: TestDb;
   beforeAll(async () => {
     seeded = await freshDatabase();

@@ -88,3 +88,25 @@ describe('database rate limiter', () => {
     expect(err.headers).toEqual({ 'retry-after': '61' });
   });
 });
+
+describe('embedded database folder lock', () => {
+  it('refuses a folder a live process holds, and takes over a stale one', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { claimDataDir, dataDirHolder } = await import('../src/lib/data-dir-lock.ts');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-lock-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'backoffice.pid'), String(process.ppid));
+      expect(dataDirHolder(dir)).toBe(process.ppid);
+      expect(() => claimDataDir(dir, 'the test')).toThrow(/pid \d+.*DATABASE_URL/s);
+      fs.writeFileSync(path.join(dir, 'backoffice.pid'), '999999999');
+      expect(dataDirHolder(dir)).toBeNull();
+      claimDataDir(dir, 'the test');
+      expect(fs.readFileSync(path.join(dir, 'backoffice.pid'), 'utf8')).toBe(String(process.pid));
+      expect(() => claimDataDir(':memory:', 'the test')).not.toThrow();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

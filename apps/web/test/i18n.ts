@@ -12,7 +12,9 @@ export const testI18n = i18next.createInstance();
 void testI18n.use(initReactI18next).init({
   lng: DEFAULT_LOCALE,
   fallbackLng: DEFAULT_LOCALE,
-  resources: Object.fromEntries(Object.entries(catalogues).map(([lng, messages]) => [lng, { translation: messages }])),
+  resources: Object.fromEntries(
+    Object.entries(catalogues).map(([lng, messages]) => [lng, { translation: messages }]),
+  ),
   interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
   // Flat dotted keys: a dot is part of the key, not a path.
   keySeparator: false,

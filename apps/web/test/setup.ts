@@ -18,7 +18,8 @@ if (!window.matchMedia) {
       const width = window.innerWidth;
       const min = /min-width:\s*(\d+)px/.exec(query);
       const max = /max-width:\s*(\d+(?:\.\d+)?)px/.exec(query);
-      const matches = (!min || width >= Number(min[1])) && (!max || width <= Number(max[1])) && Boolean(min || max);
+      const matches =
+        (!min || width >= Number(min[1])) && (!max || width <= Number(max[1])) && Boolean(min || max);
       return {
         matches,
         media: query,
@@ -39,8 +40,16 @@ if (!('ResizeObserver' in window)) {
     unobserve(): void {}
     disconnect(): void {}
   }
-  Object.defineProperty(window, 'ResizeObserver', { writable: true, configurable: true, value: ResizeObserverStub });
-  Object.defineProperty(globalThis, 'ResizeObserver', { writable: true, configurable: true, value: ResizeObserverStub });
+  Object.defineProperty(window, 'ResizeObserver', {
+    writable: true,
+    configurable: true,
+    value: ResizeObserverStub,
+  });
+  Object.defineProperty(globalThis, 'ResizeObserver', {
+    writable: true,
+    configurable: true,
+    value: ResizeObserverStub,
+  });
 }
 
 // jsdom throws "Not implemented" for pseudo-elements (antd measures the scrollbar with one).

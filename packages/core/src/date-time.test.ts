@@ -32,6 +32,13 @@ describe('accepted date-time formats', () => {
   });
 
   it('returns the parts', () => {
-    expect(parseDateTime('2024-02-29 23:59:59')).toEqual({ year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 59 });
+    expect(parseDateTime('2024-02-29 23:59:59')).toEqual({
+      year: 2024,
+      month: 2,
+      day: 29,
+      hour: 23,
+      minute: 59,
+      second: 59,
+    });
   });
 });

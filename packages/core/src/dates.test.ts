@@ -23,7 +23,17 @@ const NOW = new Date(2024, 4, 15, 10, 0, 0);
 describe('presetRange', () => {
   it('covers every preset of the spec', () => {
     expect([...DATE_PRESETS].sort()).toEqual(
-      ['lastQuarter', 'thisQuarter', 'lastMonth', 'thisMonth', 'last30days', 'last7days', 'last2days', 'yesterday', 'today'].sort(),
+      [
+        'lastQuarter',
+        'thisQuarter',
+        'lastMonth',
+        'thisMonth',
+        'last30days',
+        'last7days',
+        'last2days',
+        'yesterday',
+        'today',
+      ].sort(),
     );
   });
 
@@ -50,8 +60,14 @@ describe('presetRange', () => {
   });
 
   it('handles leap years and short months', () => {
-    expect(presetRange('lastMonth', new Date(2024, 2, 31))).toEqual({ start: '2024-02-01', end: '2024-02-29' });
-    expect(presetRange('lastMonth', new Date(2023, 2, 31))).toEqual({ start: '2023-02-01', end: '2023-02-28' });
+    expect(presetRange('lastMonth', new Date(2024, 2, 31))).toEqual({
+      start: '2024-02-01',
+      end: '2024-02-29',
+    });
+    expect(presetRange('lastMonth', new Date(2023, 2, 31))).toEqual({
+      start: '2023-02-01',
+      end: '2023-02-28',
+    });
   });
 
   it('uses the calendar of the given time zone', () => {
@@ -85,7 +101,9 @@ describe('units (weeks start on Monday)', () => {
       start: '2024-04-01',
       end: '2024-05-15',
     });
-    expect(normalizeRange({ start: '2024-04-10', end: '2024-05-02' }, 'month', { today, allowFuture: true })).toEqual({
+    expect(
+      normalizeRange({ start: '2024-04-10', end: '2024-05-02' }, 'month', { today, allowFuture: true }),
+    ).toEqual({
       start: '2024-04-01',
       end: '2024-05-31',
     });
@@ -111,7 +129,12 @@ describe('disabled dates', () => {
     expect(isDateDisabled('2024-05-16', { today, allowFuture: true })).toBe(false);
   });
   it('applies min, max and a custom rule', () => {
-    const rules = { today, min: '2024-05-01', max: '2024-05-10', disabledDate: (d: string) => d === '2024-05-05' };
+    const rules = {
+      today,
+      min: '2024-05-01',
+      max: '2024-05-10',
+      disabledDate: (d: string) => d === '2024-05-05',
+    };
     expect(isDateDisabled('2024-04-30', rules)).toBe(true);
     expect(isDateDisabled('2024-05-01', rules)).toBe(false);
     expect(isDateDisabled('2024-05-05', rules)).toBe(true);
@@ -125,21 +148,39 @@ describe('disabled dates', () => {
     expect(isDateDisabled('2024-05-13', { today, unit: 'week' })).toBe(false);
     expect(isDateDisabled('2024-01-01', { today, unit: 'year' })).toBe(false);
     expect(isDateDisabled('2025-01-01', { today, unit: 'year' })).toBe(true);
-    expect(isDateDisabled('2024-05-01', { today, unit: 'month', disabledDate: (d) => d !== '2024-05-10' })).toBe(false);
+    expect(
+      isDateDisabled('2024-05-01', { today, unit: 'month', disabledDate: (d) => d !== '2024-05-10' }),
+    ).toBe(false);
     // The only day the custom rule leaves open is in the future: the month is closed.
-    expect(isDateDisabled('2024-05-01', { today, unit: 'month', disabledDate: (d) => d !== '2024-05-31' })).toBe(true);
-    expect(isDateDisabled('2024-04-01', { today, unit: 'month', disabledDate: (d) => d.startsWith('2024-04') })).toBe(true);
+    expect(
+      isDateDisabled('2024-05-01', { today, unit: 'month', disabledDate: (d) => d !== '2024-05-31' }),
+    ).toBe(true);
+    expect(
+      isDateDisabled('2024-04-01', { today, unit: 'month', disabledDate: (d) => d.startsWith('2024-04') }),
+    ).toBe(true);
   });
   it('validates a whole range with a message key', () => {
     expect(validateDateRange({ start: '2024-05-01', end: '2024-05-15' }, { today })).toBeNull();
     expect(validateDateRange(null, { today })).toBe('inputs.date_range.required');
     expect(validateDateRange({ start: '2024-05-01' }, { today })).toBe('inputs.date_range.required');
-    expect(validateDateRange({ start: '2024-02-30', end: '2024-03-01' }, { today })).toBe('inputs.date.invalid');
-    expect(validateDateRange({ start: '2024-05-10', end: '2024-05-01' }, { today })).toBe('inputs.date_range.order');
-    expect(validateDateRange({ start: '2024-05-10', end: '2024-05-16' }, { today })).toBe('inputs.date.future');
-    expect(validateDateRange({ start: '2024-05-10', end: '2024-05-16' }, { today, allowFuture: true })).toBeNull();
-    expect(validateDateRange({ start: '2024-04-10', end: '2024-05-01' }, { today, min: '2024-05-01' })).toBe('inputs.date.before_min');
-    expect(validateDateRange({ start: '2024-05-01', end: '2024-05-12' }, { today, max: '2024-05-10' })).toBe('inputs.date.after_max');
+    expect(validateDateRange({ start: '2024-02-30', end: '2024-03-01' }, { today })).toBe(
+      'inputs.date.invalid',
+    );
+    expect(validateDateRange({ start: '2024-05-10', end: '2024-05-01' }, { today })).toBe(
+      'inputs.date_range.order',
+    );
+    expect(validateDateRange({ start: '2024-05-10', end: '2024-05-16' }, { today })).toBe(
+      'inputs.date.future',
+    );
+    expect(
+      validateDateRange({ start: '2024-05-10', end: '2024-05-16' }, { today, allowFuture: true }),
+    ).toBeNull();
+    expect(validateDateRange({ start: '2024-04-10', end: '2024-05-01' }, { today, min: '2024-05-01' })).toBe(
+      'inputs.date.before_min',
+    );
+    expect(validateDateRange({ start: '2024-05-01', end: '2024-05-12' }, { today, max: '2024-05-10' })).toBe(
+      'inputs.date.after_max',
+    );
   });
 });
 
@@ -150,7 +191,10 @@ describe('saved ranges', () => {
       end: '2024-05-15',
       preset: 'last7days',
     });
-    expect(resolveRange({ start: '2023-01-01', end: '2023-01-07' }, NOW)).toEqual({ start: '2023-01-01', end: '2023-01-07' });
+    expect(resolveRange({ start: '2023-01-01', end: '2023-01-07' }, NOW)).toEqual({
+      start: '2023-01-01',
+      end: '2023-01-07',
+    });
   });
 });
 
@@ -166,7 +210,11 @@ describe('ISO dates and months', () => {
     expect(parseMonth('2024-05')).toEqual({ year: 2024, month: 5 });
     expect(parseMonth('2024-13')).toBeNull();
     expect(monthRange({ year: 2024, month: 2 })).toEqual({ start: '2024-02-01', end: '2024-02-29' });
-    const rules = { min: { year: 2024, month: 2 }, max: { year: 2024, month: 8 }, current: { year: 2024, month: 5 } };
+    const rules = {
+      min: { year: 2024, month: 2 },
+      max: { year: 2024, month: 8 },
+      current: { year: 2024, month: 5 },
+    };
     expect(isMonthDisabled({ year: 2024, month: 1 }, rules)).toBe(true);
     expect(isMonthDisabled({ year: 2024, month: 2 }, rules)).toBe(false);
     expect(isMonthDisabled({ year: 2024, month: 6 }, rules)).toBe(true);

@@ -108,7 +108,12 @@ function isoOf(year: number, month: number, day: number): IsoDate {
  */
 export function todayIn(now: Date = new Date(), timeZone?: string): IsoDate {
   if (!timeZone) return `${pad(now.getFullYear(), 4)}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-  const fmt = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const fmt = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  });
   const get = (type: string) => fmt.formatToParts(now).find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
@@ -240,8 +245,13 @@ export function normalizeRange(
  * A saved range as it should be shown now: a range made from a preset is recomputed (a report
  * saved as "last 7 days" shows the last 7 days from today), a fixed range stays as it is.
  */
-export function resolveRange(value: DateRangeValue, now: Date = new Date(), timeZone?: string): DateRangeValue {
-  if (value.preset && isDatePreset(value.preset)) return { ...presetRange(value.preset, now, timeZone), preset: value.preset };
+export function resolveRange(
+  value: DateRangeValue,
+  now: Date = new Date(),
+  timeZone?: string,
+): DateRangeValue {
+  if (value.preset && isDatePreset(value.preset))
+    return { ...presetRange(value.preset, now, timeZone), preset: value.preset };
   return { start: value.start, end: value.end };
 }
 
@@ -275,7 +285,8 @@ export function isDateDisabled(date: IsoDate, rules: DateRules): boolean {
     if (rules.min && rules.min > from) from = rules.min;
     if (rules.max && rules.max < to) to = rules.max;
     if (!rules.allowFuture && rules.today < to) to = rules.today;
-    for (let d = from, i = 0; d <= to && i < 366; d = addDays(d, 1), i += 1) if (!rules.disabledDate(d)) return false;
+    for (let d = from, i = 0; d <= to && i < 366; d = addDays(d, 1), i += 1)
+      if (!rules.disabledDate(d)) return false;
     return true;
   }
   return false;
@@ -304,7 +315,8 @@ export function validateDateRange(
   if (!rules.allowFuture && range.end > rules.today) return DATE_ERRORS.future;
   if (rules.min && range.start < rules.min) return DATE_ERRORS.beforeMin;
   if (rules.max && range.end > rules.max) return DATE_ERRORS.afterMax;
-  if (rules.disabledDate && (rules.disabledDate(range.start) || rules.disabledDate(range.end))) return DATE_ERRORS.disabled;
+  if (rules.disabledDate && (rules.disabledDate(range.start) || rules.disabledDate(range.end)))
+    return DATE_ERRORS.disabled;
   return null;
 }
 
@@ -313,7 +325,14 @@ export function validateDateRange(
 export function isMonthValue(value: unknown): value is MonthValue {
   if (typeof value !== 'object' || value === null) return false;
   const { year, month } = value as Partial<MonthValue>;
-  return Number.isInteger(year) && Number.isInteger(month) && (month as number) >= 1 && (month as number) <= 12 && (year as number) >= 1 && (year as number) <= 9999;
+  return (
+    Number.isInteger(year) &&
+    Number.isInteger(month) &&
+    (month as number) >= 1 &&
+    (month as number) <= 12 &&
+    (year as number) >= 1 &&
+    (year as number) <= 9999
+  );
 }
 
 /** Negative when a is before b, 0 when equal, positive after. */

@@ -40,6 +40,11 @@ export function safeFileBaseName(name: string): string {
 }
 
 /** `name_YYYY-MM-DD_HHmmss.ext`. */
-export function exportFileName(name: string, ext: ExportFormat, date: Date = new Date(), timeZone?: string): string {
+export function exportFileName(
+  name: string,
+  ext: ExportFormat,
+  date: Date = new Date(),
+  timeZone?: string,
+): string {
   return `${safeFileBaseName(name)}_${exportTimestamp(date, timeZone)}.${ext}`;
 }

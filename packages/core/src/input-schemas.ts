@@ -92,7 +92,8 @@ export function dateRangeSchema(options: DateSchemaOptions = {}) {
       // Malformed dates are already reported by the field schemas.
       if (!isIsoDate(range.start) || !isIsoDate(range.end)) return;
       const error = validateDateRange(range, rulesAt(options));
-      if (error) ctx.addIssue({ code: 'custom', message: error, path: [RANGE_ERROR_FIELD[error] ?? 'start'] });
+      if (error)
+        ctx.addIssue({ code: 'custom', message: error, path: [RANGE_ERROR_FIELD[error] ?? 'start'] });
     });
 }
 
@@ -110,8 +111,11 @@ export function monthSchema(options: MonthSchemaOptions = {}) {
     .object({ year: z.number().int().min(1).max(9999), month: z.number().int().min(1).max(12) })
     .superRefine((value, ctx) => {
       if (!isMonthValue(value)) return;
-      const current: MonthValue = monthOf(todayIn(options.now ? options.now() : new Date(), options.timeZone));
-      if (isMonthDisabled(value, { ...options, current })) ctx.addIssue({ code: 'custom', message: 'inputs.month.out_of_range' });
+      const current: MonthValue = monthOf(
+        todayIn(options.now ? options.now() : new Date(), options.timeZone),
+      );
+      if (isMonthDisabled(value, { ...options, current }))
+        ctx.addIssue({ code: 'custom', message: 'inputs.month.out_of_range' });
     });
 }
 
@@ -134,12 +138,18 @@ export function counterSchema(rules: CounterRules = {}) {
 }
 
 /** The slider's 0-100. */
-export const sliderSchema = z.number().refine((n) => n >= SLIDER_MIN && n <= SLIDER_MAX, 'inputs.slider.out_of_range');
+export const sliderSchema = z
+  .number()
+  .refine((n) => n >= SLIDER_MIN && n <= SLIDER_MAX, 'inputs.slider.out_of_range');
 
 /** A multi-select value: a list of ids, at most `maxCount` of them, no repeats. */
 export function multiSelectSchema<T extends z.ZodType>(item: T, maxCount?: number) {
-  const list = z.array(item).refine((ids) => new Set(ids).size === ids.length, 'inputs.multi_select.duplicate');
-  return maxCount === undefined ? list : list.refine((ids) => ids.length <= maxCount, 'inputs.multi_select.max');
+  const list = z
+    .array(item)
+    .refine((ids) => new Set(ids).size === ids.length, 'inputs.multi_select.duplicate');
+  return maxCount === undefined
+    ? list
+    : list.refine((ids) => ids.length <= maxCount, 'inputs.multi_select.max');
 }
 
 /** An uploaded file's name with the right extension (the upload's own message otherwise). */

@@ -27,9 +27,12 @@ describe('number input (up to 3 decimals, dot separator)', () => {
     expect(parseDecimalInput(text)).toBe(value);
     expect(isValidDecimal(text)).toBe(true);
   });
-  it.each(['12,5', '12.3456', '1e3', '1.', '', '-', '.', 'abc', '1.2.3', '+1', '1 000'])('rejects %j', (text) => {
-    expect(parseDecimalInput(text)).toBeNull();
-  });
+  it.each(['12,5', '12.3456', '1e3', '1.', '', '-', '.', 'abc', '1.2.3', '+1', '1 000'])(
+    'rejects %j',
+    (text) => {
+      expect(parseDecimalInput(text)).toBeNull();
+    },
+  );
   it('can forbid negatives or change the number of decimals', () => {
     expect(parseDecimalInput('-1', { allowNegative: false })).toBeNull();
     expect(parseDecimalInput('1.23456', { maxDecimals: 5 })).toBe('1.23456');
@@ -78,14 +81,26 @@ describe('autocomplete', () => {
 });
 
 describe('URL input', () => {
-  it.each(['http://example.com', 'https://example.com/a?b=c#d', 'ftp://files.example.com/x.csv', 'FTPS://user@host:990/', 'https://[::1]:8080/', 'http://localhost'])(
-    'accepts %s',
-    (url) => expect(isValidUrl(url)).toBe(true),
-  );
-  it.each(['example.com', 'mailto:a@b.c', 'file:///etc/passwd', 'javascript:alert(1)', 'http:/example.com', 'http://', 'https://exa mple.com', 'sftp://host', 'http://..', ''])(
-    'rejects %s',
-    (url) => expect(isValidUrl(url)).toBe(false),
-  );
+  it.each([
+    'http://example.com',
+    'https://example.com/a?b=c#d',
+    'ftp://files.example.com/x.csv',
+    'FTPS://user@host:990/',
+    'https://[::1]:8080/',
+    'http://localhost',
+  ])('accepts %s', (url) => expect(isValidUrl(url)).toBe(true));
+  it.each([
+    'example.com',
+    'mailto:a@b.c',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'http:/example.com',
+    'http://',
+    'https://exa mple.com',
+    'sftp://host',
+    'http://..',
+    '',
+  ])('rejects %s', (url) => expect(isValidUrl(url)).toBe(false));
 });
 
 describe('tolerance check', () => {

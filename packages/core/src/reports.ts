@@ -437,7 +437,7 @@ function checkDefinition(v: DefinitionLike, ctx: z.RefinementCtx, requireRange: 
   if (v.dimensions.length > REPORT_LIMITS.maxDimensions) issue(['dimensions'], REPORT_ERRORS.tooManyDimensions);
   if (new Set(v.dimensions).size !== v.dimensions.length) issue(['dimensions'], REPORT_ERRORS.dimensionDuplicate);
   if (new Set(v.metrics).size !== v.metrics.length) issue(['metrics'], REPORT_ERRORS.metricUnknown);
-  if (v.dimensions.filter(isTimeDimension).length > 1) issue(['dimensions'], REPORT_ERRORS.timeDimensionSingle);
+  if (new Set(v.dimensions).size === v.dimensions.length && v.dimensions.filter(isTimeDimension).length > 1) issue(['dimensions'], REPORT_ERRORS.timeDimensionSingle);
   v.filters.forEach((f, i) => {
     f.values.forEach((value, j) => {
       if (filterValueId(f.dimension, value) === null) issue(['filters', i, 'values', j], REPORT_ERRORS.filterValueInvalid);
@@ -547,7 +547,7 @@ export const qpsQuerySchema = z
     if (v.ids.length === 0) issue(['ids'], QPS_ERRORS.filterRequired);
     if (v.ids.length > QPS_LIMITS.maxFilterValues) issue(['ids'], QPS_ERRORS.filterRequired);
     if (v.interval < QPS_LIMITS.minIntervalMinutes) issue(['interval'], QPS_ERRORS.intervalTooShort);
-    else if (v.interval > QPS_LIMITS.maxIntervalMinutes || 1440 % v.interval !== 0) issue(['interval'], QPS_ERRORS.intervalInvalid);
+    else if (v.interval > QPS_LIMITS.maxIntervalMinutes || v.interval % QPS_LIMITS.minIntervalMinutes !== 0 || 1440 % v.interval !== 0) issue(['interval'], QPS_ERRORS.intervalInvalid);
     if (!isValidTimeZone(v.timezone)) issue(['timezone'], REPORT_ERRORS.timezoneInvalid);
     else {
       const r = resolveReportRange({ start: v.start, end: v.end }, v.timezone);

@@ -55,11 +55,14 @@ export async function seedAdminRole(db: Db): Promise<void> {
 
 /** Inserts (or, with `update`, refreshes the ACL of) the standard role catalogue. Returns the role ids by name. */
 export async function seedRoles(db: Db, opts: { update?: boolean } = {}): Promise<Map<string, number>> {
-  for (const role of DEMO_ROLES) {
-    const insert = db.insert(roles).values(role);
-    await (opts.update
-      ? insert.onConflictDoUpdate({ target: roles.name, set: { acl: role.acl, description: role.description, updatedAt: sql`now()` } })
-      : insert.onConflictDoNothing({ target: roles.name }));
+  const existing = new Set((await db.select({ name: roles.name }).from(roles)).map((r) => r.name));
+  // Only missing roles are inserted (no serial ids burnt on conflicts), in catalogue order.
+  const missing = DEMO_ROLES.filter((r) => !existing.has(r.name));
+  if (missing.length > 0) await db.insert(roles).values([...missing]).onConflictDoNothing({ target: roles.name });
+  if (opts.update) {
+    for (const role of DEMO_ROLES) {
+      await db.update(roles).set({ acl: role.acl, description: role.description, updatedAt: sql`now()` }).where(eq(roles.name, role.name));
+    }
   }
   const rows = await db
     .select({ id: roles.id, name: roles.name })

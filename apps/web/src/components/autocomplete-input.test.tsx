@@ -21,7 +21,13 @@ function setup(fetcher: AutocompleteFetcher, onChange = vi.fn()) {
   const user = userEvent.setup({ delay: null });
   render(
     <App>
-      <AutocompleteInput aria-label="network" url="/partners/search" field="network" fetcher={fetcher} onChange={onChange} />
+      <AutocompleteInput
+        aria-label="network"
+        url="/partners/search"
+        field="network"
+        fetcher={fetcher}
+        onChange={onChange}
+      />
     </App>,
   );
   return { user, input: screen.getByRole('combobox'), onChange };
@@ -33,7 +39,8 @@ async function advance(ms: number) {
   });
 }
 
-const options = () => [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].map((el) => el.textContent);
+const options = () =>
+  [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].map((el) => el.textContent);
 
 describe('AutocompleteInput', () => {
   it('waits for 2 characters and a 750 ms pause, then calls the url with the field and limit', async () => {

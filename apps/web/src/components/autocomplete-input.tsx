@@ -71,7 +71,12 @@ const fromLabelled = (o: Labelled): SelectOption => ({
 });
 
 /** Debounced, cancellable suggestions for the typed text. */
-export function useAutocompleteSuggestions(url: string, field: string, limit: number, fetcher: AutocompleteFetcher) {
+export function useAutocompleteSuggestions(
+  url: string,
+  field: string,
+  limit: number,
+  fetcher: AutocompleteFetcher,
+) {
   const { t } = useTranslation();
   const notice = useNotice();
   const [options, setOptions] = useState<readonly SelectOption[]>([]);

@@ -36,7 +36,10 @@ describe('CsvUpload', () => {
         <CsvUpload onParsed={onParsed} onFile={onFile} dropEmpty />
       </App>,
     );
-    await user.upload(fileInput(), new File(['id;name\n1;Acme\n2;\n3;Beta\n'], 'partners.csv', { type: 'text/csv' }));
+    await user.upload(
+      fileInput(),
+      new File(['id;name\n1;Acme\n2;\n3;Beta\n'], 'partners.csv', { type: 'text/csv' }),
+    );
     await waitFor(() => expect(onParsed).toHaveBeenCalled());
     const table = onParsed.mock.calls[0]![0];
     expect(table.records).toEqual([

@@ -9,7 +9,8 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-const popup = () => document.querySelector<HTMLElement>('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)');
+const popup = () =>
+  document.querySelector<HTMLElement>('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)');
 
 describe('DateInput', () => {
   it('shows the date as YYYY/MM/DD with a translated placeholder', () => {

@@ -7,7 +7,13 @@ import { SINGLE_DATE_DISPLAY_FORMAT, type IsoDate } from '@backoffice/core/dates
 import { DatePicker } from 'antd';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fromDayjs, pickerDisabledDate, pickerLimits, toDayjs, type PickerRuleProps } from './picker-dates.ts';
+import {
+  fromDayjs,
+  pickerDisabledDate,
+  pickerLimits,
+  toDayjs,
+  type PickerRuleProps,
+} from './picker-dates.ts';
 
 export interface DateInputProps extends PickerRuleProps {
   value?: IsoDate | null;
@@ -24,7 +30,17 @@ export interface DateInputProps extends PickerRuleProps {
 }
 
 export function DateInput(props: DateInputProps) {
-  const { value, onChange, allowFuture, min, max, disabledDate, timeZone, allowClear = true, ...rest } = props;
+  const {
+    value,
+    onChange,
+    allowFuture,
+    min,
+    max,
+    disabledDate,
+    timeZone,
+    allowClear = true,
+    ...rest
+  } = props;
   const { t } = useTranslation();
   const rules = { allowFuture, min, max, disabledDate, timeZone };
   return (

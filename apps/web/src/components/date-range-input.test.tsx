@@ -46,7 +46,9 @@ describe('DateRangeInput', () => {
     const onChange = vi.fn();
     render(<DateRangeInput onChange={onChange} />);
     await open(user);
-    const labels = within(popup()).getAllByText(/./, { selector: '[data-preset]' }).map((el) => el.textContent);
+    const labels = within(popup())
+      .getAllByText(/./, { selector: '[data-preset]' })
+      .map((el) => el.textContent);
     expect(labels).toEqual([
       'Today',
       'Yesterday',
@@ -59,10 +61,18 @@ describe('DateRangeInput', () => {
       'Last quarter',
     ]);
     await user.click(within(popup()).getByText('Last 7 days'));
-    expect(onChange).toHaveBeenLastCalledWith({ start: '2024-05-09', end: '2024-05-15', preset: 'last7days' });
+    expect(onChange).toHaveBeenLastCalledWith({
+      start: '2024-05-09',
+      end: '2024-05-15',
+      preset: 'last7days',
+    });
     await user.click(screen.getAllByRole('textbox')[0]!);
     await user.click(within(popup()).getByText('Last quarter'));
-    expect(onChange).toHaveBeenLastCalledWith({ start: '2024-01-01', end: '2024-03-31', preset: 'lastQuarter' });
+    expect(onChange).toHaveBeenLastCalledWith({
+      start: '2024-01-01',
+      end: '2024-03-31',
+      preset: 'lastQuarter',
+    });
     const [start, end] = screen.getAllByRole('textbox') as HTMLInputElement[];
     expect([start!.value, end!.value]).toEqual(['2024-01-01', '2024-03-31']);
   });
@@ -101,13 +111,22 @@ describe('DateRangeInput', () => {
 
   it('applies min, max and a custom rule, and hides presets they refuse', async () => {
     const user = userEvent.setup();
-    render(<DateRangeInput min="2024-05-03" max="2024-05-20" allowFuture disabledDate={(d) => d === '2024-05-10'} />);
+    render(
+      <DateRangeInput
+        min="2024-05-03"
+        max="2024-05-20"
+        allowFuture
+        disabledDate={(d) => d === '2024-05-10'}
+      />,
+    );
     await open(user);
     expect(cell('2024-05-02').className).toMatch(/disabled/);
     expect(cell('2024-05-03').className).not.toMatch(/disabled/);
     expect(cell('2024-05-10').className).toMatch(/disabled/);
     expect(cell('2024-05-21').className).toMatch(/disabled/);
-    const labels = within(popup()).getAllByText(/./, { selector: '[data-preset]' }).map((el) => el.textContent);
+    const labels = within(popup())
+      .getAllByText(/./, { selector: '[data-preset]' })
+      .map((el) => el.textContent);
     // Last 30 days and this month start before min; a range may span a blocked day.
     expect(labels).toEqual(['Today', 'Yesterday', 'Last 2 days', 'Last 7 days']);
   });
@@ -144,7 +163,9 @@ describe('DateRangeInput', () => {
     render(<DateRangeInput />);
     await open(user);
     expect(popup().className).toMatch(/bo-range-single-month/);
-    expect(popup().querySelector('style')?.textContent).toMatch(/panel:nth-child\(n\+2\) \{ display: none; \}/);
+    expect(popup().querySelector('style')?.textContent).toMatch(
+      /panel:nth-child\(n\+2\) \{ display: none; \}/,
+    );
   });
 
   it('widens month ranges to whole months, cut at today', async () => {
@@ -152,7 +173,9 @@ describe('DateRangeInput', () => {
     const onChange = vi.fn();
     render(<DateRangeInput unit="month" onChange={onChange} />);
     await open(user);
-    const labels = within(popup()).getAllByText(/./, { selector: '[data-preset]' }).map((el) => el.textContent);
+    const labels = within(popup())
+      .getAllByText(/./, { selector: '[data-preset]' })
+      .map((el) => el.textContent);
     expect(labels).toEqual(['This month', 'Last month', 'This quarter', 'Last quarter']);
     expect(cell('2024-06').className).toMatch(/disabled/);
     await user.click(cell('2024-02'));
@@ -163,14 +186,34 @@ describe('DateRangeInput', () => {
   it('takes the saved range of the report named by the route parameter', async () => {
     const onChange = vi.fn();
     const { rerender } = render(
-      <DateRangeInput reportParam="12" reportRange={{ start: '2023-01-01', end: '2023-01-07', preset: 'last7days' }} onChange={onChange} />,
+      <DateRangeInput
+        reportParam="12"
+        reportRange={{ start: '2023-01-01', end: '2023-01-07', preset: 'last7days' }}
+        onChange={onChange}
+      />,
     );
-    await waitFor(() => expect(onChange).toHaveBeenCalledWith({ start: '2024-05-09', end: '2024-05-15', preset: 'last7days' }));
+    await waitFor(() =>
+      expect(onChange).toHaveBeenCalledWith({ start: '2024-05-09', end: '2024-05-15', preset: 'last7days' }),
+    );
     expect((screen.getAllByRole('textbox')[0] as HTMLInputElement).value).toBe('2024-05-09');
     // Re-rendering with the same report does not reset what the user chose since.
-    rerender(<DateRangeInput reportParam="12" reportRange={{ start: '2023-01-01', end: '2023-01-07', preset: 'last7days' }} onChange={onChange} />);
+    rerender(
+      <DateRangeInput
+        reportParam="12"
+        reportRange={{ start: '2023-01-01', end: '2023-01-07', preset: 'last7days' }}
+        onChange={onChange}
+      />,
+    );
     expect(onChange).toHaveBeenCalledTimes(1);
-    rerender(<DateRangeInput reportParam="13" reportRange={{ start: '2024-02-01', end: '2024-02-29' }} onChange={onChange} />);
-    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ start: '2024-02-01', end: '2024-02-29' }));
+    rerender(
+      <DateRangeInput
+        reportParam="13"
+        reportRange={{ start: '2024-02-01', end: '2024-02-29' }}
+        onChange={onChange}
+      />,
+    );
+    await waitFor(() =>
+      expect(onChange).toHaveBeenLastCalledWith({ start: '2024-02-01', end: '2024-02-29' }),
+    );
   });
 });

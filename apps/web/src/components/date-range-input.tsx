@@ -27,9 +27,24 @@ import {
 } from '@backoffice/core/dates';
 import { ConfigProvider, DatePicker, theme } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useContext, useEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
+import {
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
 import { useTranslation } from 'react-i18next';
-import { fromDayjs, pickerDisabledDate, pickerLimits, toDayjs, type PickerRuleProps } from './picker-dates.ts';
+import {
+  fromDayjs,
+  pickerDisabledDate,
+  pickerLimits,
+  toDayjs,
+  type PickerRuleProps,
+} from './picker-dates.ts';
 import { DESKTOP_QUERY, useMediaQuery } from './use-media-query.ts';
 
 const { RangePicker } = DatePicker;
@@ -122,7 +137,10 @@ export function DateRangeInput(props: DateRangeInputProps) {
   const rules = { allowFuture, min, max, disabledDate, timeZone };
 
   const appliedReport = useRef<string | null>(null);
-  const reportKey = reportParam && reportRange ? `${reportParam}|${reportRange.start}|${reportRange.end}|${reportRange.preset ?? ''}` : null;
+  const reportKey =
+    reportParam && reportRange
+      ? `${reportParam}|${reportRange.start}|${reportRange.end}|${reportRange.preset ?? ''}`
+      : null;
   useEffect(() => {
     if (!reportKey || !reportRange || appliedReport.current === reportKey) return;
     appliedReport.current = reportKey;
@@ -133,7 +151,8 @@ export function DateRangeInput(props: DateRangeInputProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [reportKey]);
 
-  const normalise = (range: DateRange) => normalizeRange(range, unit, { today: todayIn(new Date(), timeZone), allowFuture });
+  const normalise = (range: DateRange) =>
+    normalizeRange(range, unit, { today: todayIn(new Date(), timeZone), allowFuture });
 
   const offered = presets ?? presetsForUnit(unit);
   const presetItems = useMemo(
@@ -141,8 +160,19 @@ export function DateRangeInput(props: DateRangeInputProps) {
       offered
         .filter((p) => {
           // A preset the rules would refuse (say, before `min`) is not offered.
-          const range = normalizeRange(presetRange(p, new Date(), timeZone), unit, { today: todayIn(new Date(), timeZone), allowFuture });
-          return validateDateRange(range, { today: todayIn(new Date(), timeZone), allowFuture, min, max, disabledDate }) === null;
+          const range = normalizeRange(presetRange(p, new Date(), timeZone), unit, {
+            today: todayIn(new Date(), timeZone),
+            allowFuture,
+          });
+          return (
+            validateDateRange(range, {
+              today: todayIn(new Date(), timeZone),
+              allowFuture,
+              min,
+              max,
+              disabledDate,
+            }) === null
+          );
         })
         .map((p) => ({
           label: <span data-preset={p}>{t(`date.preset.${p}`)}</span>,

@@ -9,27 +9,34 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-const popup = () => document.querySelector<HTMLElement>('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)');
+const popup = () =>
+  document.querySelector<HTMLElement>('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)');
 
 describe('DateTimeInput', () => {
   it('shows the value as YYYY-MM-DD HH:mm:ss', () => {
-    render(<DateTimeInput value="2024-05-10T08:30:00" />);
+    const { rerender } = render(<DateTimeInput value="2024-05-10T08:30:00" />);
     expect((screen.getByRole('textbox') as HTMLInputElement).value).toBe('2024-05-10 08:30:00');
+    rerender(<DateTimeInput value={null} />);
+    expect(screen.getByRole('textbox').getAttribute('placeholder')).toBe('YYYY-MM-DD HH:mm:ss');
+    rerender(<DateTimeInput value="2024-05-10T08:30:00" withSeconds={false} />);
+    expect((screen.getByRole('textbox') as HTMLInputElement).value).toBe('2024-05-10 08:30');
   });
 
   it.each([
-    ['2024-05-10 08:30', '2024-05-10T08:30:00'],
-    ['2024-05-10T08:30', '2024-05-10T08:30:00'],
-    ['2024-05-10 08:30:15', '2024-05-10T08:30:15'],
-    ['2024-05-10T08:30:15', '2024-05-10T08:30:15'],
-  ])('accepts %s typed', async (typed, value) => {
+    ['typed', '2024-05-10 08:30', '2024-05-10T08:30:00'],
+    ['typed', '2024-05-10T08:30:15', '2024-05-10T08:30:15'],
+    ['pasted', '2024-05-10T08:30', '2024-05-10T08:30:00'],
+    ['pasted', '2024-05-10 08:30:15', '2024-05-10T08:30:15'],
+  ])('accepts a %s %s', async (how, text, value) => {
     const user = userEvent.setup();
     const onChange = vi.fn();
     render(<DateTimeInput onChange={onChange} />);
     const input = screen.getByRole('textbox');
     await user.click(input);
     await waitFor(() => expect(popup()).toBeTruthy());
-    await user.type(input, `${typed}{Enter}`);
+    if (how === 'typed') await user.type(input, text);
+    else await user.paste(text);
+    await user.keyboard('{Enter}');
     expect(onChange).toHaveBeenLastCalledWith(value);
   });
 

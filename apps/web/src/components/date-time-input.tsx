@@ -35,7 +35,18 @@ function toDayjs(value: string | null | undefined): Dayjs | null {
 }
 
 export function DateTimeInput(props: DateTimeInputProps) {
-  const { value, onChange, withSeconds = true, allowFuture, min, max, disabledDate, timeZone, allowClear = true, ...rest } = props;
+  const {
+    value,
+    onChange,
+    withSeconds = true,
+    allowFuture,
+    min,
+    max,
+    disabledDate,
+    timeZone,
+    allowClear = true,
+    ...rest
+  } = props;
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const display = withSeconds ? DATE_TIME_FORMATS[0] : DATE_TIME_FORMATS[1];
@@ -65,7 +76,10 @@ export function DateTimeInput(props: DateTimeInputProps) {
       status={rest.status}
       disabled={rest.disabled}
       aria-label={rest['aria-label']}
-      placeholder={rest.placeholder ?? t('inputs.datetime.placeholder')}
+      placeholder={
+        rest.placeholder ??
+        t(withSeconds ? 'inputs.datetime.placeholder' : 'inputs.datetime.placeholder_short')
+      }
       allowClear={allowClear}
       format={display}
       open={open}

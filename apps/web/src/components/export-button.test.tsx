@@ -68,7 +68,9 @@ describe('ExportButton', () => {
     const bytes = new Uint8Array(await blobs[0]!.arrayBuffer());
     // A UTF-8 byte order mark first, so Excel reads accents and € correctly.
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(new TextDecoder().decode(bytes.slice(3))).toBe('Network,Revenue\r\n"Google, Inc",1234.5\r\n"\'=HYPERLINK(""x"")",2');
+    expect(new TextDecoder().decode(bytes.slice(3))).toBe(
+      'Network,Revenue\r\n"Google, Inc",1234.5\r\n"\'=HYPERLINK(""x"")",2',
+    );
   });
 
   it('downloads an XLSX with numeric money cells, loading rows on demand', async () => {
@@ -104,6 +106,8 @@ describe('ExportButton', () => {
   });
 
   it('writes CSV that spreadsheets will not execute', () => {
-    expect(rowsToCsv([{ key: 'a', title: 'A' }], [{ a: '+1+1' }, { a: '@SUM(1)' }, { a: 'plain' }])).toBe('A\r\n"\'+1+1"\r\n"\'@SUM(1)"\r\nplain');
+    expect(rowsToCsv([{ key: 'a', title: 'A' }], [{ a: '+1+1' }, { a: '@SUM(1)' }, { a: 'plain' }])).toBe(
+      'A\r\n"\'+1+1"\r\n"\'@SUM(1)"\r\nplain',
+    );
   });
 });

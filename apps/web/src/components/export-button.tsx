@@ -45,7 +45,10 @@ function cellText(value: unknown): string {
 /** CSV text: comma-separated, quoted where needed, formula-like cells neutralised (CSV injection). */
 export function rowsToCsv(columns: readonly ExportColumn[], rows: readonly ExportRow[]): string {
   return Papa.unparse(
-    { fields: columns.map((c) => c.title), data: rows.map((row) => columns.map((c) => cellText(row[c.key]))) },
+    {
+      fields: columns.map((c) => c.title),
+      data: rows.map((row) => columns.map((c) => cellText(row[c.key]))),
+    },
     { delimiter: ',', newline: '\r\n', escapeFormulae: true },
   );
 }
@@ -61,7 +64,11 @@ function xlsxCell(value: unknown, type: ExportColumn['type']): string | number |
 }
 
 /** An XLSX workbook with one sheet, bold header and sensible widths. */
-export async function rowsToXlsx(sheetName: string, columns: readonly ExportColumn[], rows: readonly ExportRow[]): Promise<ArrayBuffer> {
+export async function rowsToXlsx(
+  sheetName: string,
+  columns: readonly ExportColumn[],
+  rows: readonly ExportRow[],
+): Promise<ArrayBuffer> {
   const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   // Sheet names: at most 31 characters, none of []:*?/\
@@ -69,12 +76,16 @@ export async function rowsToXlsx(sheetName: string, columns: readonly ExportColu
   sheet.columns = columns.map((c) => ({
     header: c.title,
     key: c.key,
-    width: Math.min(50, Math.max(10, c.title.length + 2, ...rows.slice(0, 200).map((r) => cellText(r[c.key]).length + 2))),
+    width: Math.min(
+      50,
+      Math.max(10, c.title.length + 2, ...rows.slice(0, 200).map((r) => cellText(r[c.key]).length + 2)),
+    ),
     style: c.type === 'money' ? { numFmt: '#,##0.00' } : {},
   }));
   sheet.getRow(1).font = { bold: true };
   sheet.views = [{ state: 'frozen', ySplit: 1 }];
-  for (const row of rows) sheet.addRow(Object.fromEntries(columns.map((c) => [c.key, xlsxCell(row[c.key], c.type)])));
+  for (const row of rows)
+    sheet.addRow(Object.fromEntries(columns.map((c) => [c.key, xlsxCell(row[c.key], c.type)])));
   const buffer = await workbook.xlsx.writeBuffer();
   return buffer as ArrayBuffer;
 }
@@ -128,7 +139,15 @@ export function ExportButton(props: ExportButtonProps) {
   if (formats.length === 1) {
     const only = formats[0] as ExportFormat;
     return (
-      <Button icon={<DownloadOutlined />} loading={busy !== null} disabled={disabled} size={size} className={className} style={style} onClick={() => void run(only)}>
+      <Button
+        icon={<DownloadOutlined />}
+        loading={busy !== null}
+        disabled={disabled}
+        size={size}
+        className={className}
+        style={style}
+        onClick={() => void run(only)}
+      >
         {`${t('export.button')} ${t(`export.${only}`)}`}
       </Button>
     );
@@ -143,7 +162,14 @@ export function ExportButton(props: ExportButtonProps) {
         onClick: ({ key }) => void run(key as ExportFormat),
       }}
     >
-      <Button icon={<DownloadOutlined />} loading={busy !== null} disabled={disabled} size={size} className={className} style={style}>
+      <Button
+        icon={<DownloadOutlined />}
+        loading={busy !== null}
+        disabled={disabled}
+        size={size}
+        className={className}
+        style={style}
+      >
         {t('export.button')} <DownOutlined style={{ fontSize: 10 }} />
       </Button>
     </Dropdown>

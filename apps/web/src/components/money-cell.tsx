@@ -17,7 +17,14 @@ export interface MoneyCellProps {
   style?: CSSProperties;
 }
 
-export function MoneyCell({ amount, currency, decimals, highlightNegative, className, style }: MoneyCellProps) {
+export function MoneyCell({
+  amount,
+  currency,
+  decimals,
+  highlightNegative,
+  className,
+  style,
+}: MoneyCellProps) {
   const locale = useLocale();
   const { token } = theme.useToken();
   const text = formatMoney(amount, currency, locale, decimals);
@@ -28,7 +35,12 @@ export function MoneyCell({ amount, currency, decimals, highlightNegative, class
       style={{
         fontVariantNumeric: 'tabular-nums',
         whiteSpace: 'nowrap',
-        color: text === '' ? token.colorTextQuaternary : highlightNegative && negative ? token.colorError : undefined,
+        color:
+          text === ''
+            ? token.colorTextQuaternary
+            : highlightNegative && negative
+              ? token.colorError
+              : undefined,
         ...style,
       }}
     >

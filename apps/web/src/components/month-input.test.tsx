@@ -10,7 +10,8 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-const popup = () => document.querySelector<HTMLElement>('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)');
+const popup = () =>
+  document.querySelector<HTMLElement>('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)');
 const cell = (month: string) => popup()!.querySelector<HTMLElement>(`td[title="${month}"]`)!;
 
 describe('MonthInput', () => {

@@ -2,7 +2,14 @@
  * Month input (spec sections 3 and 5): value `{year, month}` (month 1-12), optional minimum
  * and maximum, months after the current one blocked unless allowed. Shown as YYYY-MM.
  */
-import { MONTH_DISPLAY_FORMAT, compareMonth, isMonthDisabled, monthOf, todayIn, type MonthValue } from '@backoffice/core/dates';
+import {
+  MONTH_DISPLAY_FORMAT,
+  compareMonth,
+  isMonthDisabled,
+  monthOf,
+  todayIn,
+  type MonthValue,
+} from '@backoffice/core/dates';
 import { DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { CSSProperties } from 'react';

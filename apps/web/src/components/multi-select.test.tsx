@@ -27,7 +27,9 @@ function Harness({ onChange, maxCount }: { onChange: (ids: number[]) => void; ma
 }
 
 const option = (label: string) =>
-  [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].find((el) => el.textContent === label)!;
+  [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].find(
+    (el) => el.textContent === label,
+  )!;
 
 describe('MultiSelect', () => {
   it('reports the chosen ids and stops at the maximum count', async () => {
@@ -39,6 +41,7 @@ describe('MultiSelect', () => {
     await user.click(option('Google'));
     await user.click(option('PubMatic'));
     expect(onChange).toHaveBeenLastCalledWith([1, 3]);
+    expect(document.querySelector('.ant-select-suffix, .ant-select-arrow')?.textContent).toBe('2/2');
     expect(option('Magnite').className).toMatch(/disabled/);
     await user.click(option('Magnite'));
     expect(onChange).toHaveBeenLastCalledWith([1, 3]);

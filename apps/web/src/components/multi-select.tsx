@@ -5,12 +5,13 @@
  */
 import type { SelectOption } from '@backoffice/core/inputs';
 import { Select } from 'antd';
-import type { CSSProperties, ReactNode } from 'react';
+import { useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface MultiSelectProps<Id extends string | number = string | number> {
   options: readonly SelectOption<Id>[];
   value?: Id[];
+  defaultValue?: Id[];
   onChange?: (value: Id[]) => void;
   /** Maximum number of items; further options are disabled once it is reached. */
   maxCount?: number;
@@ -28,8 +29,10 @@ export interface MultiSelectProps<Id extends string | number = string | number> 
 }
 
 export function MultiSelect<Id extends string | number = string | number>(props: MultiSelectProps<Id>) {
-  const { options, value, onChange, maxCount, placeholder, allowClear = true, ...rest } = props;
+  const { options, value, defaultValue, onChange, maxCount, placeholder, allowClear = true, ...rest } = props;
   const { t } = useTranslation();
+  const [inner, setInner] = useState<Id[]>(defaultValue ?? []);
+  const current = value ?? inner;
   const hint = maxCount !== undefined ? t('inputs.multi_select.max_hint', { max: maxCount }) : undefined;
   return (
     <Select<Id[], { value: Id; label: string }>
@@ -46,12 +49,27 @@ export function MultiSelect<Id extends string | number = string | number>(props:
       allowClear={allowClear}
       maxCount={maxCount}
       maxTagCount="responsive"
-      placeholder={placeholder ?? (hint ? `${t('inputs.multi_select.placeholder')} (${hint})` : t('inputs.multi_select.placeholder'))}
+      placeholder={
+        placeholder ??
+        (hint ? `${t('inputs.multi_select.placeholder')} (${hint})` : t('inputs.multi_select.placeholder'))
+      }
       notFoundContent={rest.notFoundContent}
       options={options.map((o) => ({ value: o.id, label: o.value }))}
       showSearch={{ optionFilterProp: 'label' }}
-      value={value}
-      onChange={(ids) => onChange?.(ids.slice(0, maxCount ?? ids.length))}
+      // How many of the allowed items are taken, where the arrow would be.
+      suffixIcon={
+        maxCount !== undefined ? (
+          <span aria-hidden style={{ fontSize: 12, fontVariantNumeric: 'tabular-nums' }}>
+            {current.length}/{maxCount}
+          </span>
+        ) : undefined
+      }
+      value={current}
+      onChange={(ids) => {
+        const next = ids.slice(0, maxCount ?? ids.length);
+        if (value === undefined) setInner(next);
+        onChange?.(next);
+      }}
     />
   );
 }

@@ -23,7 +23,12 @@ export function NumberCell({ value, decimals = 2, suffix, className, style }: Nu
   return (
     <span
       className={className}
-      style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', color: text === '' ? token.colorTextQuaternary : undefined, ...style }}
+      style={{
+        fontVariantNumeric: 'tabular-nums',
+        whiteSpace: 'nowrap',
+        color: text === '' ? token.colorTextQuaternary : undefined,
+        ...style,
+      }}
     >
       {text === '' ? '—' : `${text}${suffix ?? ''}`}
     </span>

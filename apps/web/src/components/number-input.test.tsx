@@ -4,7 +4,13 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { NumberInput } from './number-input.tsx';
 
-function Controlled({ onChange, allowNegative }: { onChange: (v: string | null) => void; allowNegative?: boolean }) {
+function Controlled({
+  onChange,
+  allowNegative,
+}: {
+  onChange: (v: string | null) => void;
+  allowNegative?: boolean;
+}) {
   const [value, setValue] = useState<string | null>(null);
   return (
     <NumberInput

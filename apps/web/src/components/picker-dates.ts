@@ -1,7 +1,14 @@
 /**
  * Glue between the core date rules (ISO strings) and antd's pickers (dayjs values).
  */
-import { isDateDisabled, isIsoDate, todayIn, type CalendarUnit, type DateRules, type IsoDate } from '@backoffice/core/dates';
+import {
+  isDateDisabled,
+  isIsoDate,
+  todayIn,
+  type CalendarUnit,
+  type DateRules,
+  type IsoDate,
+} from '@backoffice/core/dates';
 import dayjs, { type Dayjs } from 'dayjs';
 import './dayjs-locale.ts';
 

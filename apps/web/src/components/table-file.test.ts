@@ -51,7 +51,12 @@ describe('parseXlsxBuffer', () => {
     const buffer = await workbook([
       ['network', 'day', 'revenue', 'total'],
       ['Google', new Date(Date.UTC(2024, 4, 15)), 12.5, { formula: 'C2*2', result: 25 }],
-      [{ richText: [{ text: 'Mag' }, { text: 'nite' }] }, new Date(Date.UTC(2024, 4, 16)), 3, { formula: 'C3*2', result: 6 }],
+      [
+        { richText: [{ text: 'Mag' }, { text: 'nite' }] },
+        new Date(Date.UTC(2024, 4, 16)),
+        3,
+        { formula: 'C3*2', result: 6 },
+      ],
     ]);
     const table = await parseXlsxBuffer(buffer, 'book.xlsx');
     expect(table.columns).toEqual(['network', 'day', 'revenue', 'total']);
@@ -74,6 +79,8 @@ describe('parseXlsxBuffer', () => {
   });
 
   it('fails on a file that is not a workbook', async () => {
-    await expect(parseXlsxBuffer(new TextEncoder().encode('a,b\n1,2').buffer as ArrayBuffer)).rejects.toThrow();
+    await expect(
+      parseXlsxBuffer(new TextEncoder().encode('a,b\n1,2').buffer as ArrayBuffer),
+    ).rejects.toThrow();
   });
 });

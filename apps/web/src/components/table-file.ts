@@ -30,11 +30,20 @@ export interface ParseOptions {
 function finish(fileName: string, table: CellValue[][], options: ParseOptions): ParsedTable {
   const header = options.header ?? true;
   const nonBlank = table.filter((row) => row.some((v) => v !== null && String(v).trim() !== ''));
-  const columns = header ? (nonBlank[0] ?? []).map((v, i) => (v === null || String(v).trim() === '' ? `column_${i + 1}` : String(v).trim())) : [];
+  const columns = header
+    ? (nonBlank[0] ?? []).map((v, i) =>
+        v === null || String(v).trim() === '' ? `column_${i + 1}` : String(v).trim(),
+      )
+    : [];
   let rows = header ? nonBlank.slice(1) : nonBlank;
-  if (header) rows = rows.map((row) => Array.from({ length: Math.max(columns.length, row.length) }, (_, i) => row[i] ?? null));
+  if (header)
+    rows = rows.map((row) =>
+      Array.from({ length: Math.max(columns.length, row.length) }, (_, i) => row[i] ?? null),
+    );
   const kept = options.dropEmpty ? dropRowsWithEmptyValues(rows) : rows;
-  const records = header ? kept.map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i] ?? null]))) : [];
+  const records = header
+    ? kept.map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i] ?? null])))
+    : [];
   return { fileName, columns, rows: kept, records, dropped: rows.length - kept.length };
 }
 
@@ -70,7 +79,11 @@ function plainCell(value: unknown): CellValue {
 }
 
 /** Parses the first worksheet of an XLSX workbook. */
-export async function parseXlsxBuffer(buffer: ArrayBuffer, fileName = 'data.xlsx', options: ParseOptions = {}): Promise<ParsedTable> {
+export async function parseXlsxBuffer(
+  buffer: ArrayBuffer,
+  fileName = 'data.xlsx',
+  options: ParseOptions = {},
+): Promise<ParsedTable> {
   const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(buffer);
@@ -83,7 +96,11 @@ export async function parseXlsxBuffer(buffer: ArrayBuffer, fileName = 'data.xlsx
     });
     table[rowNumber - 1] = Array.from(cells, (v) => v ?? null);
   });
-  return finish(fileName, Array.from(table, (row) => row ?? []), options);
+  return finish(
+    fileName,
+    Array.from(table, (row) => row ?? []),
+    options,
+  );
 }
 
 export async function parseXlsxFile(file: File, options: ParseOptions = {}): Promise<ParsedTable> {

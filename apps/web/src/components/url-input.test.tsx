@@ -16,7 +16,12 @@ describe('UrlInput', () => {
     expect(input.getAttribute('aria-invalid')).toBe('true');
   });
 
-  it.each(['http://a.example', 'https://a.example/x?y=1', 'ftp://files.example', 'ftps://files.example:990/in'])('accepts %s', async (url) => {
+  it.each([
+    'http://a.example',
+    'https://a.example/x?y=1',
+    'ftp://files.example',
+    'ftps://files.example:990/in',
+  ])('accepts %s', async (url) => {
     const user = userEvent.setup();
     const onChange = vi.fn();
     render(<UrlInput aria-label="endpoint" onChange={onChange} />);
@@ -32,6 +37,8 @@ describe('UrlInput', () => {
     const rule = urlRule(testI18n.t);
     await expect(rule.validator(null, 'https://ok.example')).resolves.toBeUndefined();
     await expect(rule.validator(null, '')).resolves.toBeUndefined();
-    await expect(rule.validator(null, 'www.example.com')).rejects.toThrow('The URL must start with http, https, ftp or ftps');
+    await expect(rule.validator(null, 'www.example.com')).rejects.toThrow(
+      'The URL must start with http, https, ftp or ftps',
+    );
   });
 });

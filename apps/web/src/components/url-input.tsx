@@ -29,7 +29,10 @@ export interface UrlInputProps {
 export function urlRule(t: TFunction) {
   return {
     validator: (_rule: unknown, value: unknown) =>
-      value === undefined || value === null || value === '' || (typeof value === 'string' && isValidUrl(value))
+      value === undefined ||
+      value === null ||
+      value === '' ||
+      (typeof value === 'string' && isValidUrl(value))
         ? Promise.resolve()
         : Promise.reject(new Error(t('inputs.url.invalid'))),
   };

@@ -20,7 +20,9 @@ describe('XlsxUpload', () => {
     );
     expect(screen.getByRole('button', { name: /Subir XLSX/ })).toBeTruthy();
     await user.upload(fileInput(), new File(['a,b'], 'data.csv', { type: 'text/csv' }));
-    await waitFor(() => expect(document.body.textContent).toContain('Por favor, proporciona un XLSX válido.'));
+    await waitFor(() =>
+      expect(document.body.textContent).toContain('Por favor, proporciona un XLSX válido.'),
+    );
   });
 
   it('reads the first sheet of a workbook', async () => {

@@ -22,6 +22,12 @@ export function themeConfig(mode: Theme): ThemeConfig {
       colorBgLayout: dark ? '#0d1017' : '#f3f5fa',
       colorBgContainer: dark ? '#161a23' : '#ffffff',
       colorBgElevated: dark ? '#1d222d' : '#ffffff',
+      // Contrast (WCAG AA, 4.5:1 for body text): antd's defaults for secondary texts and the
+      // error red are lighter than that on white.
+      colorError: dark ? '#ff6b6b' : '#d4282b',
+      colorTextTertiary: dark ? 'rgba(255, 255, 255, 0.6)' : 'rgba(0, 0, 0, 0.6)',
+      colorTextDescription: dark ? 'rgba(255, 255, 255, 0.6)' : 'rgba(0, 0, 0, 0.6)',
+      colorTextPlaceholder: dark ? 'rgba(255, 255, 255, 0.56)' : 'rgba(0, 0, 0, 0.56)',
     },
     components: {
       Layout: {
@@ -39,6 +45,7 @@ export function themeConfig(mode: Theme): ThemeConfig {
         collapsedWidth: 40,
         collapsedIconSize: 16,
         iconSize: 16,
+        ...(dark ? { itemSelectedColor: '#a8b8ff', itemSelectedBg: 'rgba(91, 124, 250, 0.2)' } : {}),
       },
     },
   };

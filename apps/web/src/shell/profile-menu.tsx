@@ -24,7 +24,13 @@ export function initialsOf(name: string): string {
 export function UserAvatar({ user, size = 28 }: { user: SessionUser; size?: number }) {
   const { token } = antdTheme.useToken();
   return (
-    <Avatar size={size} src={user.picture ? api.url(user.picture) : undefined} alt="" style={{ background: token.colorPrimary, flex: 'none' }}>
+    <Avatar
+      size={size}
+      src={user.picture ? api.url(user.picture) : undefined}
+      alt=""
+      aria-hidden
+      style={{ background: token.colorPrimary, flex: 'none' }}
+    >
       {initialsOf(user.name || user.mail)}
     </Avatar>
   );
@@ -86,7 +92,7 @@ export function ProfileMenu({ compact }: { compact: boolean }) {
 
   return (
     <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
-      <Button type="text" className="bo-profile__trigger" aria-label={t('shell.profile')} data-testid="profile-open">
+      <Button type="text" className="bo-profile__trigger" aria-label={compact ? t('shell.profile') : undefined} data-testid="profile-open">
         <UserAvatar user={user} />
         {compact ? null : (
           <>

@@ -57,7 +57,12 @@ function SignedInShell() {
   const onOpenChange = useCallback((open: boolean) => setSidebarOpen(open), []);
 
   return (
-    <div className="bo-shell" style={{ background: token.colorBgLayout, color: token.colorText }}>
+    <div
+      className="bo-shell"
+      data-testid="shell"
+      data-menu={menu ? 'ready' : 'loading'}
+      style={{ background: token.colorBgLayout, color: token.colorText }}
+    >
       <a className="bo-skip-link" href="#bo-main" style={{ background: token.colorBgElevated, color: token.colorPrimary }}>
         {t('shell.skip_to_content')}
       </a>

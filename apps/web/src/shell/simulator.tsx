@@ -34,10 +34,10 @@ export function useStopSimulation() {
   const navigate = useNavigate();
   const { lang } = useParams();
   const queryClient = useQueryClient();
-  return () => {
+  return async () => {
+    await navigate(`/${lang}`);
     useSession.getState().stopSimulation();
     queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === 'api' });
-    navigate(`/${lang}`);
     toast.info(t('simulation.stopped'));
   };
 }
@@ -63,11 +63,15 @@ function SimulatorForm({ onDone }: { onDone: () => void }) {
     if (!canSubmit) return;
     setBusy(true);
     try {
+      // Load first, then go to the root, then apply: the guard must not judge the current
+      // path with the new permissions (it would send it to not_allowed).
       if (roleId !== undefined) {
         const role = await api.request<{ id: number; name: string; acl: Acl }>('admin/role/:id/acl', {
           params: { id: roleId },
           token: adminToken(),
         });
+        onDone();
+        await navigate(`/${lang}`);
         useSession.getState().simulateRole(role);
       } else {
         const session = await api.request<SessionUser>('login/as', {
@@ -75,11 +79,11 @@ function SimulatorForm({ onDone }: { onDone: () => void }) {
           body: { id_user: Number(userId) },
           token: adminToken(),
         });
+        onDone();
+        await navigate(`/${lang}`);
         useSession.getState().simulateUser(session);
       }
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === 'api' });
-      onDone();
-      navigate(`/${lang}`);
       toast.success(t('simulation.started'));
     } catch (error) {
       if (!isSessionError(error)) toast.error(errorText(error));

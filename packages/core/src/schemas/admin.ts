@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { aclSchema } from './auth.ts';
 
-/** A menu entry of GET /v1/admin/menu; `children` nests the tree. `title` is an i18n key. */
-export const menuEntrySchema = z.object({
+/** The fields of a menu entry (without children). `title` is an i18n key. */
+export const menuEntryFieldsSchema = z.object({
   id: z.number().int(),
   id_parent: z.number().int().nullable(),
   title: z.string().describe("i18n key: 'menu.<id>' or 'menu.group.<id>'"),
@@ -13,10 +13,24 @@ export const menuEntrySchema = z.object({
   permission: z.string().describe("ACL resource needed to see the entry; '' for none"),
   hidden: z.boolean(),
   order: z.number().int().optional(),
+});
+
+/** A menu entry of GET /v1/admin/menu; `children` nests the tree (any depth). */
+export const menuEntrySchema = menuEntryFieldsSchema.extend({
   get children() {
     return z.array(menuEntrySchema).optional();
   },
 });
+
+/**
+ * The same tree to three levels without recursion, for the OpenAPI document (a recursive schema
+ * becomes a $ref the document does not carry).
+ */
+export const menuTreeDocSchema = z.array(
+  menuEntryFieldsSchema.extend({
+    children: z.array(menuEntryFieldsSchema.extend({ children: z.array(menuEntryFieldsSchema).optional() })).optional(),
+  }),
+);
 
 export const roleSchema = z.object({ id: z.number().int(), name: z.string() });
 export type Role = z.infer<typeof roleSchema>;

@@ -1,6 +1,6 @@
 /** GET /v1/admin/menu, GET /v1/admin/role, GET /v1/admin/role/:id/acl (spec section 7). */
 import { ok } from '@backoffice/core/envelope';
-import { menuEntrySchema, roleAclSchema, roleIdParamsSchema, roleSchema } from '@backoffice/core/schemas/admin';
+import { menuTreeDocSchema, roleAclSchema, roleIdParamsSchema, roleSchema } from '@backoffice/core/schemas/admin';
 import { errorEnvelopeSchema, noQuerySchema, successEnvelopeSchema } from '@backoffice/core/schemas/envelope';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import { acceptJsonBodiesOnly } from '../../lib/json-only.ts';
 import { callerOf } from '../../plugins/auth.ts';
 import { requireRealAdmin } from '../auth/service.ts';
-import { menuFor, roleAclFor, rolesFor } from './service.ts';
+import { createMenuService, roleAclFor, rolesFor } from './service.ts';
 
 // ADMIN only, through requireRealAdmin rather than config.auth.admin: a simulated session acts
 // with its real ADMIN's rights on the simulator's routes.
@@ -17,6 +17,7 @@ const adminOnly =
 
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   acceptJsonBodiesOnly(app);
+  const menus = createMenuService(ctx);
 
   app.get(
     '/v1/admin/menu',
@@ -27,10 +28,10 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
         summary: "The caller's menu tree",
         description: 'ADMIN: every entry, hidden ones included. Others: the entries their ACL grants, with their parents, never a hidden one.',
         querystring: noQuerySchema,
-        response: { 200: successEnvelopeSchema(z.array(menuEntrySchema)), 401: errorEnvelopeSchema },
+        response: { 200: successEnvelopeSchema(menuTreeDocSchema), 401: errorEnvelopeSchema },
       },
     },
-    async (request) => ok(await menuFor(ctx, callerOf(request))),
+    async (request) => ok(await menus.menuFor(callerOf(request))),
   );
 
   app.get(

@@ -54,7 +54,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       config: { auth: { authenticated: true } },
       preValidation: requireRealAdmin(ctx),
       schema: {
-        tags: ['auth', 'admin'],
+        tags: ['auth'],
         summary: 'ADMIN only: sign in as another user (simulation)',
         description:
           "Answers that user's session with simulated_by = the real admin; audit-logged (simulate.user). " +

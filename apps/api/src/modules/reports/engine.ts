@@ -208,7 +208,7 @@ interface BuildOptions {
 
 function timeBucket(dim: TimeDimension, tzParam: string): string {
   const unit = dim === 'hour' ? 'hour' : dim === 'day' ? 'day' : dim === 'week' ? 'week' : 'month';
-  return `date_trunc('${unit}', src.ts AT TIME ZONE ${tzParam})`;
+  return `date_trunc('${unit}', ts AT TIME ZONE ${tzParam})`;
 }
 
 function timeLabel(dim: TimeDimension, col: string): string {
@@ -219,7 +219,8 @@ function timeLabel(dim: TimeDimension, col: string): string {
 /** Builds the statement for a planned report. */
 export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions): BuiltQuery {
   const params = new Params();
-  const tz = params.add(spec.timezone);
+  // The zone is a parameter too (only when a time dimension uses it: unused parameters have no type).
+  const tz = spec.dimensions.some(isTimeDimension) ? `${params.add(spec.timezone)}::text` : '';
   const dims = spec.dimensions;
   const bases = new Set<BaseMetric>();
   for (const m of spec.metrics) for (const b of baseNeeds(m)) bases.add(b);
@@ -233,7 +234,11 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
     const type = isEnumDimension(f.dimension) ? 'int2' : 'int4';
     filterSql.push(f.op === 'include' ? `${col} = ANY(${p}::${type}[])` : `NOT (${col} = ANY(${p}::${type}[]))`);
   }
-  const srcCols = ['ts', ...dims.filter((d) => !isTimeDimension(d)).map((d) => `${DIM_COLUMNS[d as FilterDimension]} AS "${d}"`), ...[...bases].map((b) => BASE_COLUMN[b])];
+  const srcCols = [
+    ...dims.map((d) => (isTimeDimension(d) ? `${timeBucket(d, tz)} AS "${d}"` : `${DIM_COLUMNS[d as FilterDimension]} AS "${d}"`)),
+    ...[...bases].map((b) => BASE_COLUMN[b]),
+  ];
+  if (srcCols.length === 0) srcCols.push('1 AS one');
   const parts = plan.segments.map((s) => {
     const where = [
       ...(plan.isFact ? [] : [`lvl = ${s.lvl}`]),
@@ -245,7 +250,7 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
   });
   const src = parts.length > 0 ? parts.join('\n  UNION ALL\n  ') : `SELECT ${srcCols.join(', ')} FROM ${plan.table} WHERE false`;
 
-  const groupCols = dims.map((d) => (isTimeDimension(d) ? `${timeBucket(d, tz)} AS "${d}"` : `src."${d}"`));
+  const groupCols = dims.map((d) => `src."${d}"`);
   const sumCols = [...bases].map((b) => `sum(src.${BASE_COLUMN[b]}) AS s_${BASE_COLUMN[b]}`);
   const dimNames = dims.map((d) => `"${d}"`);
 

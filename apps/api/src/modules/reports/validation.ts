@@ -27,6 +27,10 @@ export const domainValidator: FastifySchemaCompiler<any> = ({ schema }) => {
     const result = zodSchema.safeParse(data === null || data === undefined ? {} : data);
     if (result.success) return { value: result.data };
     const errors = issuesToErrors(result.error.issues);
+    // A domain key set on the schema wins over the generic required/invalid-type keys.
+    for (const issue of result.error.issues) {
+      if (typeof issue.message === 'string' && DOMAIN_PREFIXES.some((p) => issue.message.startsWith(p))) errors[issue.path.join('.') || '_'] = issue.message;
+    }
     return { error: new AppError(400, primaryKey(errors), { errors }) };
   };
 };

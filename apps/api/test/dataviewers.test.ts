@@ -1,0 +1,105 @@
+/** Saved DataViewers: save, open, rename, share with roles, delete; ownership ACL and audit. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
+import { query } from '../src/reports-data/sql.ts';
+
+interface Dv {
+  id: number;
+  name: string;
+  owner: { id: number; name: string };
+  shared_role_ids: number[];
+  can_edit: boolean;
+  definition?: Record<string, unknown>;
+}
+
+const definition = {
+  range: { start: '2025-03-01', end: '2025-03-31' },
+  timezone: 'Europe/Madrid',
+  dimensions: ['day', 'demand_partner'],
+  metrics: ['revenue', 'ecpm'],
+  filters: [{ dimension: 'country', op: 'include', values: ['ES'] }],
+  sort: [{ field: 'revenue', dir: 'desc' }],
+};
+
+describe('saved DataViewers', () => {
+  let t: TestApp;
+  let lead: Record<string, string>;
+  let finance: Record<string, string>;
+  let ssp: Record<string, string>;
+  let admin: Record<string, string>;
+  let financeRoleId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    lead = (await signIn(t.app, 'demand.lead@adtech.example')).headers;
+    const f = await signIn(t.app, 'finance@adtech.example');
+    finance = f.headers;
+    financeRoleId = Number(f.session.roles[0]!.id);
+    ssp = (await signIn(t.app, 'ssp.lead@adtech.example')).headers;
+    admin = (await signIn(t.app, 'admin@adtech.example')).headers;
+  });
+  afterAll(async () => t?.close());
+
+  const create = (payload: unknown, headers = lead) => t.app.inject({ method: 'POST', url: '/v1/reports/dataviewers', payload: payload as object, headers });
+
+  it('validates the name and the definition with the report rules', async () => {
+    const noName = await create({ name: ' ', definition });
+    expect(noName.statusCode).toBe(400);
+    expect(body(noName).message).toBe('report.name_required');
+    const empty = await create({ name: 'x', definition: { ...definition, dimensions: [], metrics: [] } });
+    expect(body(empty).message).toBe('report.dimension_or_metric_required');
+    const badMetric = await create({ name: 'x', definition: { ...definition, metrics: ['nope'] } });
+    expect(body(badMetric).message).toBe('report.metric_unknown');
+    const badRole = await create({ name: 'x', definition, shared_role_ids: [999_999] });
+    expect(body(badRole).message).toBe('report.role_unknown');
+    // A preset instead of fixed dates is allowed (the screen resolves it when opening).
+    const preset = await create({ name: 'Yesterday by partner', definition: { ...definition, range: undefined, preset: 'yesterday' } });
+    expect(preset.statusCode).toBe(201);
+  });
+
+  it('saves, lists, opens, renames, shares and deletes, with ownership rules', async () => {
+    const created = await create({ name: 'Spain by partner', definition, shared_role_ids: [] });
+    expect(created.statusCode).toBe(201);
+    const dv = body<Dv>(created).data;
+    expect(dv).toMatchObject({ name: 'Spain by partner', can_edit: true, shared_role_ids: [] });
+    expect(dv.definition).toMatchObject(definition);
+
+    // Not shared yet: others do not even see it.
+    expect((await t.app.inject({ url: `/v1/reports/dataviewers/${dv.id}`, headers: finance })).statusCode).toBe(404);
+    expect(body<Dv[]>(await t.app.inject({ url: '/v1/reports/dataviewers', headers: finance })).data.map((d) => d.id)).not.toContain(dv.id);
+
+    // Share with the FINANCE role: finance opens it but cannot change it; SSP still cannot see it.
+    const shared = await t.app.inject({ method: 'PATCH', url: `/v1/reports/dataviewers/${dv.id}`, payload: { shared_role_ids: [financeRoleId] }, headers: lead });
+    expect(body<Dv>(shared).data.shared_role_ids).toEqual([financeRoleId]);
+    const opened = await t.app.inject({ url: `/v1/reports/dataviewers/${dv.id}`, headers: finance });
+    expect(opened.statusCode).toBe(200);
+    expect(body<Dv>(opened).data).toMatchObject({ id: dv.id, can_edit: false, owner: { name: 'Lucía Fernández' } });
+    expect(body<Dv[]>(await t.app.inject({ url: '/v1/reports/dataviewers', headers: finance })).data.map((d) => d.id)).toContain(dv.id);
+    expect((await t.app.inject({ method: 'PATCH', url: `/v1/reports/dataviewers/${dv.id}`, payload: { name: 'mine now' }, headers: finance })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'DELETE', url: `/v1/reports/dataviewers/${dv.id}`, headers: finance })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: `/v1/reports/dataviewers/${dv.id}`, headers: ssp })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url: `/v1/reports/dataviewers/${dv.id}`, headers: ssp })).statusCode).toBe(404);
+
+    // Rename by the owner; ADMIN sees and may edit everything.
+    const renamed = await t.app.inject({ method: 'PATCH', url: `/v1/reports/dataviewers/${dv.id}`, payload: { name: 'Spain by partner (March)' }, headers: lead });
+    expect(body<Dv>(renamed).data.name).toBe('Spain by partner (March)');
+    expect(body<Dv>(await t.app.inject({ url: `/v1/reports/dataviewers/${dv.id}`, headers: admin })).data.can_edit).toBe(true);
+
+    // Without the reports permission at all: 403 before anything else.
+    const marketing = (await signIn(t.app, 'marketing@adtech.example')).headers;
+    expect((await t.app.inject({ url: '/v1/reports/dataviewers', headers: marketing })).statusCode).toBe(403);
+
+    const deleted = await t.app.inject({ method: 'DELETE', url: `/v1/reports/dataviewers/${dv.id}`, headers: lead });
+    expect(body(deleted).data).toEqual({ id: dv.id, deleted: true });
+    expect((await t.app.inject({ url: `/v1/reports/dataviewers/${dv.id}`, headers: lead })).statusCode).toBe(404);
+
+    const audits = await query<{ action: string }>(t.app.ctx.database, `SELECT action FROM audit_log WHERE entity = 'dataviewer' AND entity_id = $1 ORDER BY id`, [String(dv.id)]);
+    expect(audits.map((a) => a.action)).toEqual(['create', 'update', 'update', 'delete']);
+  });
+
+  it('answers 404 for ids that do not exist and 400 for ids that are not ids', async () => {
+    expect((await t.app.inject({ url: '/v1/reports/dataviewers/987654', headers: lead })).statusCode).toBe(404);
+    const bad = await t.app.inject({ url: '/v1/reports/dataviewers/abc', headers: lead });
+    expect(bad.statusCode).toBe(400);
+  });
+});

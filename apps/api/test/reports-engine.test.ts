@@ -1,0 +1,66 @@
+/** The planner's pure parts: time-block decomposition and source choice. */
+import { describe, expect, it } from 'vitest';
+import { decompose, planReport, type ReportSpec } from '../src/modules/reports/engine.ts';
+import { LEVELS } from '../src/reports-data/rollups.ts';
+
+const H = 3_600_000;
+const D = 24 * H;
+
+describe('decompose', () => {
+  it('covers any hour-aligned range exactly with aligned blocks, coarsest first', () => {
+    let seed = 1;
+    const rand = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    for (let i = 0; i < 500; i++) {
+      const from = Date.UTC(2025, 0, 1) + Math.floor(rand() * 200 * 24) * H;
+      const to = from + Math.floor(rand() * 120 * 24) * H;
+      const segs = decompose(from, to, 3);
+      let cursor = from;
+      for (const s of segs) {
+        expect(s.fromMs).toBe(cursor);
+        const size = LEVELS[s.lvl]!.ms;
+        expect((s.fromMs - Date.UTC(1970, 0, 5)) % size).toBe(0);
+        expect((s.toMs - s.fromMs) % size).toBe(0);
+        cursor = s.toMs;
+      }
+      expect(cursor).toBe(to);
+      // At most two runs of each finer level around the coarse middle.
+      expect(segs.length).toBeLessThanOrEqual(7);
+    }
+  });
+
+  it('uses hours only when told so (local days in a zone with an offset)', () => {
+    const segs = decompose(Date.UTC(2025, 2, 1, 23), Date.UTC(2025, 2, 31, 22), 0);
+    expect(segs).toEqual([{ lvl: 0, fromMs: Date.UTC(2025, 2, 1, 23), toMs: Date.UTC(2025, 2, 31, 22) }]);
+  });
+});
+
+describe('planReport', () => {
+  const stats = { factRows: 10_000_000, hours: 2160, rollups: { stats_r_partner: [34_560, 1_440, 208, 64], stats_r_partner_publisher: [3e6, 1e6, 4e5, 2e5], stats_r_partner_geo: [4e6, 1e6, 3e5, 1e5], stats_r_partner_supply: [2e5, 2e4, 4e3, 1e3], stats_r_publisher: [3e6, 8e5, 2e5, 8e4] } };
+  const spec = (over: Partial<ReportSpec>): ReportSpec => ({
+    startMs: Date.UTC(2025, 0, 1),
+    endMs: Date.UTC(2025, 0, 31),
+    timezone: 'UTC',
+    dimensions: [],
+    metrics: ['revenue'],
+    filters: [],
+    sort: [],
+    ...over,
+  });
+
+  it('picks the smallest rollup that covers dimensions and filters', () => {
+    expect(planReport(spec({ dimensions: ['day', 'demand_partner'] }), stats).table).toBe('stats_r_partner');
+    expect(planReport(spec({ dimensions: ['publisher', 'country'], filters: [{ dimension: 'demand_partner', op: 'include', values: [1] }] }), stats).table).toBe('stats_r_partner_publisher');
+    expect(planReport(spec({ dimensions: ['hour', 'device'], filters: [{ dimension: 'country', op: 'include', values: ['ES'] }] }), stats).table).toBe('stats_r_partner_geo');
+    expect(planReport(spec({ dimensions: ['ad_unit'] }), stats).table).toBe('stats_hourly');
+  });
+
+  it('reads day blocks in UTC but hours in other zones', () => {
+    expect(planReport(spec({ dimensions: ['day'] }), stats).segments.every((s) => s.lvl === 1)).toBe(true);
+    const madrid = planReport(spec({ dimensions: ['day'], timezone: 'Europe/Madrid', startMs: Date.UTC(2024, 11, 31, 23), endMs: Date.UTC(2025, 0, 30, 23) }), stats);
+    expect(madrid.segments).toEqual([{ lvl: 0, fromMs: Date.UTC(2024, 11, 31, 23), toMs: Date.UTC(2025, 0, 30, 23) }]);
+    const noTime = planReport(spec({ startMs: Date.UTC(2024, 11, 31, 23), endMs: Date.UTC(2025, 2, 30, 22) }), stats);
+    expect(noTime.segments.some((s) => s.lvl === 3)).toBe(true);
+    expect(noTime.segments[0]).toEqual({ lvl: 0, fromMs: Date.UTC(2024, 11, 31, 23), toMs: Date.UTC(2025, 0, 1) });
+    expect(D).toBe(86_400_000);
+  });
+});

@@ -1,0 +1,385 @@
+/**
+ * `npm run bench:reports` — the reports benchmark of issue 4.
+ *
+ * 1. Generates the warehouse with the project's generator (default 90 days at scale 111: about ten
+ *    million fact rows) into PGlite and/or PostgreSQL (load time, database size).
+ * 2. Writes the same raw fact rows to a CSV and loads them into DuckDB (in memory).
+ * 3. Starts the API server (a child process: its peak RSS is measured), times four canonical
+ *    reports through HTTP and the same four questions asked of DuckDB over the raw rows:
+ *      Q1 day x demand partner, 30 days
+ *      Q2 top 50 publishers x country for one partner, 90 days
+ *      Q3 hour x device, 7 days, filters partner = 1 and country = ES
+ *      Q4 dashboard tiles (today vs yesterday vs same weekday last week)
+ *    and prints p50/p95 for both and the ratio (API / DuckDB; target <= 1.0).
+ * 4. Times a streamed CSV export of about one million rows and samples the server's memory.
+ *
+ *   npm run bench:reports -- [--db pglite|postgres|both] [--scale 111] [--days 90] [--runs 15]
+ *                            [--keep] (reuse an already loaded database of the same size)
+ * Results: bench/results/reports-<db>.json. Figures are reported, never judged.
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { migrateDatabase, openDatabase, type Database } from '../../apps/api/src/db/client.ts';
+import { FACT_COLUMNS, generateHours, Scenario } from '../../apps/api/src/reports-data/generator.ts';
+import { datasetState, loadDataset } from '../../apps/api/src/reports-data/index.ts';
+import { query } from '../../apps/api/src/reports-data/sql.ts';
+// @ts-expect-error plain ESM helper without types
+import { findPostgres, recreateDatabase } from '../../scripts/lib/postgres.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TMP = path.join(ROOT, '.tmp', 'bench-reports');
+const RESULTS = path.join(ROOT, 'bench', 'results');
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+};
+const DAYS = Number(arg('days', '90'));
+const SCALE = Number(arg('scale', '111'));
+const RUNS = Number(arg('runs', '15'));
+const WARMUP = 5;
+const DBS = arg('db', 'both') === 'both' ? ['postgres', 'pglite'] : [arg('db', 'both')];
+const KEEP = args.includes('--keep');
+const SEED = 2024;
+// A fixed end keeps runs comparable (the dashboard uses the end of the loaded data as "now").
+const END_MS = Date.UTC(2026, 0, 1);
+const OPTS = { seed: SEED, days: DAYS, scale: SCALE, qpsDays: Math.min(DAYS, 7), endMs: END_MS };
+const PARTNER = 1;
+
+const fmtMs = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+const mb = (b: number | null) => (b === null ? '-' : `${(b / 1024 / 1024).toFixed(0)} MB`);
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const log = (s: string) => process.stderr.write(`${s}\n`);
+
+function rss(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+function dirSize(dir: string): number {
+  let total = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    total += e.isDirectory() ? dirSize(p) : fs.statSync(p).size;
+  }
+  return total;
+}
+
+async function timeIt(fn: () => Promise<unknown>, runs = RUNS): Promise<{ p50: number; p95: number; runs: number[] }> {
+  for (let i = 0; i < WARMUP; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: pct(sorted, 50), p95: pct(sorted, 95), runs: times };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The four questions
+
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const date = (ms: number) => iso(ms).slice(0, 10);
+const Q1_RANGE = { start: date(END_MS - 30 * DAY), end: date(END_MS - DAY) };
+const Q2_RANGE = { start: date(END_MS - 90 * DAY), end: date(END_MS - DAY) };
+const Q3_RANGE = { start: date(END_MS - 7 * DAY), end: date(END_MS - DAY) };
+
+const apiQueries = {
+  q1: { range: Q1_RANGE, timezone: 'UTC', dimensions: ['day', 'demand_partner'], metrics: ['impressions', 'revenue', 'ecpm'], limit: 1000 },
+  q2: {
+    range: Q2_RANGE, timezone: 'UTC', dimensions: ['publisher', 'country'], metrics: ['revenue', 'impressions', 'ecpm'],
+    filters: [{ dimension: 'demand_partner', op: 'include', values: [PARTNER] }], sort: [{ field: 'revenue', dir: 'desc' }], limit: 50,
+  },
+  q3: {
+    range: Q3_RANGE, timezone: 'UTC', dimensions: ['hour', 'device'], metrics: ['bid_requests', 'bids', 'impressions', 'revenue'],
+    filters: [{ dimension: 'demand_partner', op: 'include', values: [PARTNER] }, { dimension: 'country', op: 'include', values: ['ES'] }], limit: 1000,
+  },
+};
+
+// DuckDB over the raw rows: the same questions, the same arithmetic (sums, then ratios).
+const duckQueries = (esId: number) => ({
+  q1: `SELECT date_trunc('day', ts) AS day, demand_partner_id, sum(impressions) AS impressions, sum(revenue_micros) / 1e6 AS revenue,
+         sum(revenue_micros) / nullif(sum(impressions) * 1000, 0) AS ecpm
+       FROM facts WHERE ts >= TIMESTAMPTZ '${Q1_RANGE.start} 00:00:00+00' AND ts < TIMESTAMPTZ '${date(END_MS)} 00:00:00+00'
+       GROUP BY ALL ORDER BY day, demand_partner_id`,
+  q2: `SELECT publisher_id, country_id, sum(revenue_micros) / 1e6 AS revenue, sum(impressions) AS impressions,
+         sum(revenue_micros) / nullif(sum(impressions) * 1000, 0) AS ecpm
+       FROM facts WHERE demand_partner_id = ${PARTNER} AND ts >= TIMESTAMPTZ '${Q2_RANGE.start} 00:00:00+00' AND ts < TIMESTAMPTZ '${date(END_MS)} 00:00:00+00'
+       GROUP BY ALL ORDER BY revenue DESC LIMIT 50`,
+  q3: `SELECT ts AS hour, device_id, sum(bid_requests), sum(bids), sum(impressions), sum(revenue_micros) / 1e6
+       FROM facts WHERE demand_partner_id = ${PARTNER} AND country_id = ${esId}
+         AND ts >= TIMESTAMPTZ '${Q3_RANGE.start} 00:00:00+00' AND ts < TIMESTAMPTZ '${date(END_MS)} 00:00:00+00'
+       GROUP BY ALL ORDER BY hour, device_id`,
+  q4: `SELECT ${['today', 'yesterday', 'last_week']
+    .map((k, i) => {
+      const from = END_MS - DAY - [0, 1, 7][i]! * DAY;
+      const cond = `ts >= TIMESTAMPTZ '${iso(from)}' AND ts < TIMESTAMPTZ '${iso(from + DAY)}'`;
+      return `sum(revenue_micros) FILTER (WHERE ${cond}) AS ${k}_revenue, sum(cost_micros) FILTER (WHERE ${cond}) AS ${k}_cost, sum(impressions) FILTER (WHERE ${cond}) AS ${k}_impressions`;
+    })
+    .join(', ')} FROM facts WHERE ts >= TIMESTAMPTZ '${iso(END_MS - 8 * DAY)}'`,
+});
+
+// ---------------------------------------------------------------------------------------------
+
+async function writeCsv(file: string): Promise<number> {
+  if (KEEP && fs.existsSync(file) && fs.existsSync(`${file}.rows`)) return Number(fs.readFileSync(`${file}.rows`, 'utf8'));
+  const out = fs.createWriteStream(file);
+  let rows = 0;
+  out.write(`${FACT_COLUMNS.join(',')}\n`);
+  for (const batch of generateHours(OPTS, new Scenario(OPTS))) {
+    let chunk = '';
+    for (const r of batch.rows) chunk += `${iso(r[0]!)},${r.slice(1).join(',')}\n`;
+    rows += batch.rows.length;
+    if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+  }
+  await new Promise((r) => out.end(r));
+  fs.writeFileSync(`${file}.rows`, String(rows));
+  return rows;
+}
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--max-old-space-size=4096', '--import', 'tsx', path.join(ROOT, 'bench', 'reports', 'server.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', JOBS: 'false', SEED_DEMO: 'true', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the server did not start within 300 s')), 300_000);
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('REPORTS_BENCH_READY ')) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line.slice('REPORTS_BENCH_READY '.length)).port);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+  });
+  return {
+    child,
+    port,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function signIn(base: string): Promise<string> {
+  const res = await fetch(`${base}/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@adtech.example', password: process.env.DEMO_PASSWORD ?? 'Demo1234!' }),
+  });
+  const b = (await res.json()) as { data: { token: string } };
+  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(b)}`);
+  return b.data.token;
+}
+
+interface DbResult {
+  database: string;
+  factRows: number;
+  loadSec: number | null;
+  rollupSec: number | null;
+  dbSizeBytes: number | null;
+  rssIdle: number | null;
+  rssPeak: number | null;
+  queries: { name: string; api: { p50: number; p95: number }; duckdb: { p50: number; p95: number }; ratioP50: number; ratioP95: number; source?: string; rows?: number }[];
+  export: { rows: number; seconds: number; bytes: number; rssBefore: number | null; rssPeak: number | null } | null;
+}
+
+async function benchDatabase(kind: string, duckTimes: Record<string, { p50: number; p95: number }>): Promise<DbResult> {
+  let database: Database;
+  let env: Record<string, string>;
+  let dataDir: string | null = null;
+  let pgUrl: string | null = null;
+  if (kind === 'postgres') {
+    const found = await findPostgres({ log });
+    if (!found.url) throw new Error(`no PostgreSQL: ${found.reason}`);
+    pgUrl = KEEP ? new URL('/bo_bench_reports', found.url).toString() : await recreateDatabase(found.url, 'bo_bench_reports');
+    database = await openDatabase({ databaseUrl: pgUrl, dataDir: '' });
+    env = { DATABASE_URL: pgUrl! };
+  } else {
+    dataDir = path.join(TMP, 'pglite');
+    if (!KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
+    database = await openDatabase({ databaseUrl: null, dataDir });
+    env = { DATA_DIR: dataDir };
+  }
+  let loadSec: number | null = null;
+  let rollupSec: number | null = null;
+  let factRows: number;
+  await migrateDatabase(database);
+  const state = await datasetState(database);
+  if (KEEP && state && Number(state.scale) === SCALE && Number(state.days) === DAYS) {
+    factRows = Number(state.factRows);
+    log(`${kind}: reusing the loaded data set (${factRows.toLocaleString('en')} rows)`);
+  } else {
+    log(`${kind}: loading ${DAYS} days at scale ${SCALE}…`);
+    let last = 0;
+    const r = await loadDataset(database, OPTS, (p) => {
+      if (Date.now() - last > 10_000 || p.phase === 'done') {
+        last = Date.now();
+        log(`  ${p.phase} ${p.done}/${p.total} facts ${p.factRows.toLocaleString('en')} ${p.detail ?? ''}`);
+      }
+    }, kind === 'pglite' ? 100_000 : 50_000);
+    factRows = r.factRows;
+    loadSec = r.loadMs / 1000;
+    rollupSec = r.rollupMs / 1000;
+    log(`${kind}: ${factRows.toLocaleString('en')} fact rows loaded in ${loadSec.toFixed(0)} s, rollups in ${rollupSec.toFixed(0)} s`);
+  }
+  let dbSizeBytes: number | null = null;
+  if (kind === 'postgres') dbSizeBytes = Number((await query<{ n: string }>(database, 'SELECT pg_database_size(current_database())::text AS n'))[0]!.n);
+  await database.close();
+  if (dataDir) dbSizeBytes = dirSize(dataDir);
+
+  const server = await startServer(env);
+  const base = `http://127.0.0.1:${server.port}`;
+  try {
+    const token = await signIn(base);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    await new Promise((r) => setTimeout(r, 1000));
+    const rssIdle = rss(server.child.pid!);
+    let rssPeak = rssIdle ?? 0;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rss(server.child.pid!) ?? 0)), 100);
+    const queries: DbResult['queries'] = [];
+    for (const [name, payload] of Object.entries(apiQueries)) {
+      let source = '';
+      let rows = 0;
+      const t = await timeIt(async () => {
+        const res = await fetch(`${base}/v1/reports/dataviewer/query`, { method: 'POST', headers, body: JSON.stringify(payload) });
+        const b = (await res.json()) as { data: { source: string; rows: unknown[] } };
+        if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(b)}`);
+        source = b.data.source;
+        rows = b.data.rows.length;
+      });
+      const d = duckTimes[name]!;
+      queries.push({ name, api: t, duckdb: d, ratioP50: t.p50 / d.p50, ratioP95: t.p95 / d.p95, source, rows });
+    }
+    const t4 = await timeIt(async () => {
+      const res = await fetch(`${base}/v1/dashboard?timezone=UTC&sections=tiles`, { headers });
+      if (!res.ok) throw new Error(`dashboard: ${res.status}`);
+      await res.json();
+    });
+    queries.push({ name: 'q4', api: t4, duckdb: duckTimes.q4!, ratioP50: t4.p50 / duckTimes.q4!.p50, ratioP95: t4.p95 / duckTimes.q4!.p95, source: 'stats_r_partner' });
+    const full = await timeIt(async () => {
+      const res = await fetch(`${base}/v1/dashboard?timezone=Europe/Madrid`, { headers });
+      if (!res.ok) throw new Error(`dashboard: ${res.status}`);
+      await res.json();
+    }, 5);
+    log(`${kind}: full dashboard (all sections, Europe/Madrid) p50 ${fmtMs(full.p50)} ms`);
+    clearInterval(sampler);
+
+    // Streamed export of about a million rows: hour x ad unit x country over the last days.
+    const exportDays = Math.min(DAYS - 1, Math.max(1, Math.round((1_000_000 / Math.max(1, factRows)) * DAYS)));
+    const exportSpec = {
+      range: { start: date(END_MS - exportDays * DAY), end: date(END_MS - DAY) },
+      timezone: 'UTC',
+      dimensions: ['hour', 'ad_unit', 'country', 'device', 'demand_partner'],
+      metrics: ['impressions', 'revenue'],
+    };
+    const rssBefore = rss(server.child.pid!);
+    let exportPeak = rssBefore ?? 0;
+    const sampler2 = setInterval(() => (exportPeak = Math.max(exportPeak, rss(server.child.pid!) ?? 0)), 100);
+    const t0 = performance.now();
+    const res = await fetch(`${base}/v1/reports/dataviewer/export?format=csv`, { method: 'POST', headers, body: JSON.stringify(exportSpec) });
+    if (!res.ok) throw new Error(`export: ${res.status} ${await res.text()}`);
+    let bytes = 0;
+    let lines = 0;
+    const reader = res.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+      for (let i = 0; i < value.length; i++) if (value[i] === 10) lines++;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    clearInterval(sampler2);
+    rssPeak = Math.max(rssPeak, exportPeak);
+    log(`${kind}: export of ${(lines - 1).toLocaleString('en')} rows in ${seconds.toFixed(1)} s`);
+    return {
+      database: kind, factRows, loadSec, rollupSec, dbSizeBytes, rssIdle, rssPeak, queries,
+      export: { rows: lines - 1, seconds, bytes, rssBefore, rssPeak: exportPeak },
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function duckdbBench(): Promise<{ times: Record<string, { p50: number; p95: number }>; loadSec: number; rows: number }> {
+  fs.mkdirSync(TMP, { recursive: true });
+  const csv = path.join(TMP, `facts-${DAYS}d-s${SCALE}.csv`);
+  log('DuckDB: writing the raw fact rows (same generator, same seed) to CSV…');
+  const rows = await writeCsv(csv);
+  const instance = await DuckDBInstance.create(':memory:', { threads: String(os.cpus().length) });
+  const con = await instance.connect();
+  const t0 = performance.now();
+  await con.run(`SET TimeZone = 'UTC'`);
+  await con.run(`CREATE TABLE facts AS SELECT * FROM read_csv('${csv}', header = true, columns = {
+    'ts': 'TIMESTAMPTZ', 'publisher_id': 'INTEGER', 'site_id': 'INTEGER', 'ad_unit_id': 'INTEGER', 'supply_endpoint_id': 'INTEGER',
+    'demand_partner_id': 'INTEGER', 'deal_id': 'INTEGER', 'country_id': 'SMALLINT', 'device_id': 'SMALLINT', 'os_id': 'SMALLINT',
+    'format_id': 'SMALLINT', 'size_id': 'SMALLINT', 'environment_id': 'SMALLINT', 'ad_requests': 'INTEGER', 'bid_requests': 'INTEGER',
+    'bids': 'INTEGER', 'wins': 'INTEGER', 'impressions': 'INTEGER', 'clicks': 'INTEGER', 'timeouts': 'INTEGER', 'errors': 'INTEGER',
+    'revenue_micros': 'BIGINT', 'cost_micros': 'BIGINT'})`);
+  const loadSec = (performance.now() - t0) / 1000;
+  log(`DuckDB: ${rows.toLocaleString('en')} rows loaded in ${loadSec.toFixed(1)} s`);
+  const esId = 5; // ES is the fifth country of the catalogue
+  const times: Record<string, { p50: number; p95: number }> = {};
+  for (const [name, sql] of Object.entries(duckQueries(esId))) {
+    const t = await timeIt(async () => {
+      await con.runAndReadAll(sql);
+    });
+    times[name] = { p50: t.p50, p95: t.p95 };
+    log(`DuckDB ${name}: p50 ${fmtMs(t.p50)} ms, p95 ${fmtMs(t.p95)} ms`);
+  }
+  con.closeSync();
+  return { times, loadSec, rows };
+}
+
+function table(head: string[], rows: (string | number)[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells: (string | number)[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+const LABELS: Record<string, string> = {
+  q1: 'Q1 day x partner, 30 d',
+  q2: 'Q2 top 50 publisher x country, 1 partner, 90 d',
+  q3: 'Q3 hour x device, 7 d, 2 filters',
+  q4: 'Q4 dashboard tiles',
+};
+
+async function main() {
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const duck = await duckdbBench();
+  for (const kind of DBS) {
+    const r = await benchDatabase(kind, duck.times);
+    const out = { date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGB: Math.round(os.totalmem() / 1024 ** 3), node: process.version }, options: OPTS, duckdb: duck, ...r };
+    fs.writeFileSync(path.join(RESULTS, `reports-${kind}.json`), JSON.stringify(out, null, 2));
+    console.log(`\nReports on ${kind}: ${r.factRows.toLocaleString('en')} fact rows; load ${r.loadSec?.toFixed(0) ?? 'reused'} s + rollups ${r.rollupSec?.toFixed(0) ?? '-'} s; database ${mb(r.dbSizeBytes)}; server RSS idle ${mb(r.rssIdle)}, peak ${mb(r.rssPeak)}`);
+    console.log(
+      table(
+        ['question', 'API p50 ms', 'API p95 ms', 'DuckDB p50', 'DuckDB p95', 'ratio p50', 'ratio p95', 'source'],
+        r.queries.map((q) => [LABELS[q.name]!, fmtMs(q.api.p50), fmtMs(q.api.p95), fmtMs(q.duckdb.p50), fmtMs(q.duckdb.p95), q.ratioP50.toFixed(2), q.ratioP95.toFixed(2), q.source ?? '']),
+      ),
+    );
+    if (r.export) console.log(`Export: ${r.export.rows.toLocaleString('en')} rows (${mb(r.export.bytes)} CSV) in ${r.export.seconds.toFixed(1)} s; server RSS ${mb(r.export.rssBefore)} before, ${mb(r.export.rssPeak)} peak while streaming`);
+  }
+  console.log(`\nDuckDB (in memory, ${os.cpus().length} threads) loaded ${duck.rows.toLocaleString('en')} raw rows from CSV in ${duck.loadSec.toFixed(1)} s.`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  process.exit(1);
+});

@@ -1,0 +1,183 @@
+/**
+ * Shell helpers for e2e tests: sign in (through the form, as a person does, or straight from the
+ * API for tests about something else), sign out, and read what the shell shows.
+ */
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { getBaseURL, newPage, type NewPageOptions } from './browser.ts';
+
+export const DEMO_PASSWORD = 'Demo1234!';
+
+/** Demo users (apps/api seed), all @adtech.example. */
+export const DEMO = {
+  admin: 'admin@adtech.example',
+  finance: 'finance@adtech.example',
+  demandLead: 'demand.lead@adtech.example',
+  sspLead: 'ssp.lead@adtech.example',
+  tech: 'tech@adtech.example',
+  schedulerViewer: 'scheduler.viewer@adtech.example',
+  marketing: 'marketing@adtech.example',
+  noRole: 'norole@adtech.example',
+} as const;
+
+export type Lang = 'en' | 'es';
+
+/** The session object of the API (data of POST /v1/login). */
+export interface ApiSession {
+  id: number;
+  mail: string;
+  name: string;
+  token: string;
+  roles: { id: number; name: string }[];
+  acl: Record<string, string[]>;
+  exp: number;
+  picture: string | null;
+  simulated_by: { id: number; mail: string; name: string } | null;
+}
+
+/** The web app's persisted state (apps/web/src/lib/session-store.ts). */
+export const SESSION_STORAGE_KEY = 'backoffice-session';
+export const SESSION_VERSION = 1;
+
+export interface StoredSession {
+  user: ApiSession | null;
+  menus: unknown[] | null;
+  locale: Lang;
+  theme: 'light' | 'dark';
+  version: number;
+  updated: number | null;
+  remember: boolean;
+  original: unknown;
+  simulation: { kind: 'role' | 'user'; id: number; label: string } | null;
+}
+
+/** Signs in through the API (no browser): the session a test can seed into a page. */
+export async function apiLogin(mail: string, password = DEMO_PASSWORD, remember = true): Promise<ApiSession> {
+  const res = await fetch(`${getBaseURL()}/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: mail, password, remember }),
+  });
+  const body = (await res.json()) as { status: string; message: string; data: ApiSession };
+  if (body.status !== 'success') throw new Error(`login ${mail} failed: ${res.status} ${body.message}`);
+  return body.data;
+}
+
+export interface SignInOptions {
+  lang?: Lang;
+  remember?: boolean;
+  password?: string;
+  /** 'ui' fills the sign-in form (default); 'api' seeds the session into local storage. */
+  via?: 'ui' | 'api';
+  theme?: 'light' | 'dark';
+  /** Path (without locale) to open after signing in; default the dashboard. */
+  path?: string;
+}
+
+/**
+ * Puts a signed-in session into the context's local storage before any page script runs (only
+ * when the storage holds no session yet, so reloads keep what the app saved).
+ */
+export async function seedSession(context: BrowserContext, session: ApiSession, opts: { lang?: Lang; theme?: 'light' | 'dark'; remember?: boolean } = {}) {
+  const state: StoredSession = {
+    user: session,
+    menus: null,
+    locale: opts.lang ?? 'en',
+    theme: opts.theme ?? 'light',
+    version: SESSION_VERSION,
+    updated: null,
+    remember: opts.remember ?? true,
+    original: null,
+    simulation: null,
+  };
+  await context.addInitScript(
+    ([key, value]) => {
+      if (!window.localStorage.getItem(key)) window.localStorage.setItem(key, value);
+    },
+    [SESSION_STORAGE_KEY, JSON.stringify({ state, version: SESSION_VERSION })] as const,
+  );
+}
+
+/** Waits until the signed-in shell shows its menu (the menus are loaded). */
+export async function waitForShell(page: Page): Promise<void> {
+  await page.locator('[data-testid="shell"][data-menu="ready"]').waitFor({ state: 'visible' });
+}
+
+const PATH_END = (lang: Lang, path = '') => new RegExp(`/${lang}${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
+/**
+ * Signs in as `mail` and waits for the dashboard (or `opts.path`) with the menu loaded. Through
+ * the sign-in form by default, as a person would.
+ */
+export async function signIn(page: Page, mail: string, opts: SignInOptions = {}): Promise<void> {
+  const lang = opts.lang ?? 'en';
+  if (opts.via === 'api') {
+    await seedSession(page.context(), await apiLogin(mail, opts.password, opts.remember ?? true), { lang, theme: opts.theme, remember: opts.remember });
+    await page.goto(`/${lang}${opts.path ?? ''}`);
+    await waitForShell(page);
+    return;
+  }
+  await page.goto(`/${lang}/login`);
+  await page.locator('#login-mail').fill(mail);
+  await page.locator('#login-password').fill(opts.password ?? DEMO_PASSWORD);
+  if (opts.remember) await page.getByTestId('login-remember').check();
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(PATH_END(lang));
+  await waitForShell(page);
+  if (opts.path) {
+    await page.goto(`/${lang}${opts.path}`);
+    await waitForShell(page);
+  }
+}
+
+/** Logs out through the profile menu and waits for the sign-in page. */
+export async function signOut(page: Page, lang: Lang = 'en'): Promise<void> {
+  await page.getByTestId('profile-open').click();
+  await page.getByTestId('profile-logout').click();
+  await page.waitForURL(PATH_END(lang, '/login'));
+}
+
+/** The state the app persisted in local storage. */
+export async function storedSession(page: Page): Promise<{ state: StoredSession; version: number } | null> {
+  const raw = await page.evaluate((key) => window.localStorage.getItem(key), SESSION_STORAGE_KEY);
+  return raw ? (JSON.parse(raw) as { state: StoredSession; version: number }) : null;
+}
+
+/** The toast (antd message) that contains `text`. */
+export function toast(page: Page, text: string | RegExp): Locator {
+  return page.locator('.ant-message-notice').filter({ hasText: text });
+}
+
+/** Path of the current URL (no origin, query or hash). */
+export function currentPath(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+/** The sidebar's menu entry link with this visible title. */
+export function menuLink(page: Page, title: string | RegExp): Locator {
+  return page.getByTestId('sidebar').getByRole('link', { name: title });
+}
+
+/** Opens the sidebar (rail or drawer) when it is closed. */
+export async function openSidebar(page: Page): Promise<Locator> {
+  const toggle = page.getByTestId('sidebar-toggle');
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  const sidebar = page.locator('[data-testid="sidebar"][data-state="open"]');
+  await sidebar.waitFor({ state: 'visible' });
+  return sidebar;
+}
+
+/** Runs `fn` with a fresh context and page, closing them afterwards. */
+export async function withPage<T>(browser: Browser, opts: NewPageOptions, fn: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
+  const { context, page } = await newPage(browser, opts);
+  try {
+    return await fn(page, context);
+  } finally {
+    await context.close();
+  }
+}
+
+/** The value of a cookie of the app's origin. */
+export async function cookieValue(context: BrowserContext, name: string): Promise<string | undefined> {
+  const cookies = await context.cookies(getBaseURL());
+  return cookies.find((c) => c.name === name)?.value;
+}

@@ -1,0 +1,90 @@
+/** Accessibility pass (axe-core): no serious or critical violations on sign-in, shell, forbidden and crash, both themes. */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Result } from 'axe-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, runAxe } from '../support/browser.ts';
+import { DEMO, openSidebar, signIn, waitForShell, withPage } from '../support/shell.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Loads axe-core through the DevTools protocol: the app's Content-Security-Policy (script-src
+ * 'self') blocks the inline <script> that injectAxe adds. runAxe then finds it present.
+ */
+async function loadAxe(page: Page): Promise<void> {
+  const present = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
+  if (!present) await page.evaluate(axeSource);
+}
+
+function describeViolations(violations: Result[]): string {
+  return violations.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`).join('\n');
+}
+
+async function expectNoSeriousViolations(page: Page, what: string) {
+  // Let animations (drawer, toasts, fades) settle before measuring colours.
+  await page.waitForTimeout(400);
+  await loadAxe(page);
+  const violations = await runAxe(page);
+  expect(violations, `${what}\n${describeViolations(violations)}`).toEqual([]);
+}
+
+async function setTheme(page: Page, theme: 'light' | 'dark') {
+  const current = await page.evaluate(() => document.documentElement.dataset.theme ?? 'light');
+  if (current !== theme) {
+    await page.getByTestId('theme-switch').click();
+    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+  }
+}
+
+describe.each(['light', 'dark'] as const)('accessibility, %s theme', (theme) => {
+  it('sign-in page, empty and with validation messages and the welcome panel', async () => {
+    await withPage(browser, {}, async (page) => {
+      await page.goto('/en/login');
+      await page.getByTestId('login-submit').waitFor();
+      await setTheme(page, theme);
+      await expectNoSeriousViolations(page, 'sign-in');
+      await page.getByTestId('login-submit').click();
+      await page.getByText('E-mail is a required field').waitFor();
+      await page.locator('#login-mail').fill('finance');
+      await page.getByTestId('welcome-panel').waitFor();
+      await expectNoSeriousViolations(page, 'sign-in with messages');
+    });
+  });
+
+  it('shell with the menu open, forbidden panel and crash screen', async () => {
+    await withPage(browser, { viewport: { width: 1440, height: 900 } }, async (page) => {
+      await signIn(page, DEMO.finance, { via: 'api', theme });
+      await expectNoSeriousViolations(page, 'shell');
+      await openSidebar(page);
+      await expectNoSeriousViolations(page, 'shell with the sidebar open');
+      await page.goto('/en/utils/scheduler');
+      await page.waitForURL(/\/en\/not_allowed$/);
+      await page.getByTestId('forbidden-page').waitFor();
+      await expectNoSeriousViolations(page, 'forbidden');
+      await page.goto('/en/__test__/crash');
+      await page.getByTestId('crash-screen').waitFor();
+      await expectNoSeriousViolations(page, 'crash');
+    });
+  });
+
+  it('shell on a phone with the drawer open, in Spanish', async () => {
+    await withPage(browser, { viewport: { width: 375, height: 812 } }, async (page) => {
+      await signIn(page, DEMO.admin, { via: 'api', theme, lang: 'es' });
+      await waitForShell(page);
+      await expectNoSeriousViolations(page, 'phone shell');
+      await page.getByTestId('sidebar-toggle').click();
+      await page.locator('.bo-sider-drawer .ant-drawer-content-wrapper').waitFor();
+      await expectNoSeriousViolations(page, 'phone drawer');
+    });
+  });
+});

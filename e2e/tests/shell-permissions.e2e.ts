@@ -1,0 +1,93 @@
+/** Menu permissions (spec sections 4 and 6): forbidden vs allowed by role, ADMIN sees all, hidden entries. */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
+import { DEMO, menuLink, openSidebar, signIn, waitForShell, withPage } from '../support/shell.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('permissions', () => {
+  it('sends a role without the menu permission to the forbidden panel, with a way back', async () => {
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.finance, { via: 'api' });
+      await page.goto('/en/utils/scheduler');
+      await page.waitForURL(/\/en\/not_allowed$/);
+      const panel = page.getByTestId('forbidden-page');
+      await panel.getByRole('heading', { name: 'Forbidden access' }).waitFor();
+      await panel.getByText('You do not have permission to access to this url.').waitFor();
+      await panel.getByRole('link', { name: 'Back to dashboard' }).click();
+      await page.waitForURL(/\/en$/);
+    });
+  });
+
+  it('shows the forbidden panel in Spanish too', async () => {
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.finance, { via: 'api', lang: 'es' });
+      await page.goto('/es/partners/floors');
+      await page.waitForURL(/\/es\/not_allowed$/);
+      await page.getByRole('heading', { name: 'Acceso prohibido' }).waitFor();
+      await page.getByRole('link', { name: 'Volver al panel' }).waitFor();
+    });
+  });
+
+  it('lets a role open the screens of its menu: the being-built state with the menu title', async () => {
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.finance, { via: 'api' });
+      await page.goto('/en/finances/supply');
+      await waitForShell(page);
+      const screen = page.getByTestId('being-built');
+      await screen.getByRole('heading', { name: 'Supply finances' }).waitFor();
+      await screen.getByText('This screen is being built').waitFor();
+      expect(await page.title()).toContain('Supply finances');
+      // Sub-pages share their list's permission.
+      await page.goto('/en/billing_ssp/advertiser');
+      await page.getByTestId('being-built').getByRole('heading', { name: 'Advertisers' }).waitFor();
+    });
+  });
+
+  it('allows /utils/scheduler to the scheduler viewer, whose menu has it', async () => {
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.schedulerViewer, { via: 'api' });
+      await page.goto('/en/utils/scheduler');
+      await page.getByTestId('being-built').getByRole('heading', { name: 'Scheduler' }).waitFor();
+      const sidebar = await openSidebar(page);
+      await sidebar.getByText('Settings', { exact: true }).waitFor();
+      expect(await menuLink(page, 'Scheduler').count()).toBe(1);
+      expect(await menuLink(page, 'Supply finances').count()).toBe(0);
+    });
+  });
+
+  it("shows a role only its menu entries; ADMIN sees everything, hidden entries included", async () => {
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.finance, { via: 'api' });
+      const sidebar = await openSidebar(page);
+      const groups = await sidebar.locator('.ant-menu-submenu-title').allTextContents();
+      expect(groups).toContain('Finances');
+      expect(groups).not.toContain('Builders');
+      expect(groups).not.toContain('Offers');
+      await sidebar.getByTestId('menu-search').fill('parametrization');
+      await sidebar.getByText('No menu entries match').waitFor();
+    });
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.admin, { via: 'api' });
+      const sidebar = await openSidebar(page);
+      await sidebar.getByTestId('menu-search').fill('parametrization');
+      await menuLink(page, 'Logs parametrization').waitFor();
+      await page.goto('/en/utils/ssp/logs-data/parametrization');
+      await page.getByTestId('being-built').getByRole('heading', { name: 'Logs parametrization' }).waitFor();
+    });
+  });
+
+  it('always allows the root to a signed-in role', async () => {
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.marketing, { via: 'api' });
+      await page.getByTestId('being-built').getByRole('heading', { name: 'Dashboard' }).waitFor();
+    });
+  });
+});

@@ -1,0 +1,56 @@
+/** Theme and language switches in the shell, persisting across reloads (spec sections 1, 3 and 9). */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
+import { cookieValue, DEMO, signIn, storedSession, waitForShell, withPage } from '../support/shell.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const bodyBackground = (page: import('playwright-core').Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+
+describe('preferences', () => {
+  it('switches to the dark theme and keeps it after a reload and a new sign-in', async () => {
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.finance);
+      const light = await bodyBackground(page);
+      const themeSwitch = page.getByRole('button', { name: 'Dark theme' });
+      expect(await themeSwitch.getAttribute('aria-pressed')).toBe('false');
+      await themeSwitch.click();
+      await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+      expect(await themeSwitch.getAttribute('aria-pressed')).toBe('true');
+      expect(await bodyBackground(page)).not.toBe(light);
+      expect((await storedSession(page))?.state.theme).toBe('dark');
+      await page.reload();
+      await waitForShell(page);
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      // A preference, not session data: it stays after logging out.
+      await page.getByTestId('profile-open').click();
+      await page.getByTestId('profile-logout').click();
+      await page.waitForURL(/\/en\/login$/);
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    });
+  });
+
+  it('switches the language in the shell: URL segment, texts, antd locale, and it persists', async () => {
+    await withPage(browser, {}, async (page, context) => {
+      await signIn(page, DEMO.finance, { via: 'api', path: '/finances/supply' });
+      await page.getByTestId('language-switch').getByText('ES', { exact: true }).click();
+      await page.waitForURL(/\/es\/finances\/supply$/);
+      await page.getByTestId('being-built').getByRole('heading', { name: 'Finanzas de oferta' }).waitFor();
+      await page.getByText('Esta pantalla está en construcción').waitFor();
+      expect(await page.locator('html').getAttribute('lang')).toBe('es');
+      expect(await cookieValue(context, 'locale')).toBe('es');
+      expect((await storedSession(page))?.state.locale).toBe('es');
+      await page.goto('/');
+      await page.waitForURL(/\/es$/);
+      await waitForShell(page);
+      await page.getByRole('button', { name: 'Tema oscuro' }).waitFor();
+    });
+  });
+});

@@ -1,0 +1,120 @@
+/** ADMIN simulation (spec sections 2, 4 and 5): a role, a user, the way back, and its absence for others. */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
+import { apiLogin, currentPath, DEMO, signIn, storedSession, toast, waitForShell, withPage } from '../support/shell.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function openSimulator(page: Page) {
+  await page.getByTestId('simulator-open').click();
+  const form = page.getByTestId('simulator-form');
+  await form.waitFor();
+  return form;
+}
+
+async function chooseRole(page: Page, role: string) {
+  await page.getByTestId('simulate-role').click();
+  // The list is virtual: type to bring the role into view.
+  await page.keyboard.type(role);
+  await page.locator('.ant-select-item-option').filter({ hasText: new RegExp(`^${role}$`) }).click();
+}
+
+describe('simulation', () => {
+  it('is not offered to other roles', async () => {
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.finance, { via: 'api' });
+      expect(await page.getByTestId('simulator-open').count()).toBe(0);
+    });
+  });
+
+  it('keeps role and user mutually exclusive, the user id at 5 digits, and Simulate disabled with nothing chosen', async () => {
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.admin, { via: 'api' });
+      const form = await openSimulator(page);
+      const submit = form.getByTestId('simulate-submit');
+      expect(await submit.isDisabled()).toBe(true);
+      const userId = form.getByTestId('simulate-user');
+      expect(await userId.getAttribute('maxlength')).toBe('5');
+      await userId.pressSequentially('12a34567');
+      expect(await userId.inputValue()).toBe('12345');
+      expect(await submit.isDisabled()).toBe(false);
+      // A typed user id disables the role choice.
+      expect(await form.locator('.ant-select-disabled').count()).toBe(1);
+      await userId.fill('');
+      expect(await submit.isDisabled()).toBe(true);
+      await chooseRole(page, 'FINANCE');
+      expect(await userId.isDisabled()).toBe(true);
+      expect(await submit.isDisabled()).toBe(false);
+    });
+  });
+
+  it('simulates a role: its ACL applies, the state is visible, and the way back restores the admin', async () => {
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.admin, { via: 'api', path: '/utils/scheduler' });
+      const form = await openSimulator(page);
+      await chooseRole(page, 'FINANCE');
+      await form.getByTestId('simulate-submit').click();
+      await page.waitForURL(/\/en$/);
+      const banner = page.getByTestId('simulation-banner');
+      await banner.getByText('Simulating role FINANCE').waitFor();
+      await toast(page, 'Simulation started').waitFor();
+      const saved = await storedSession(page);
+      expect(saved?.state.user?.roles).toEqual([{ id: 10, name: 'FINANCE' }]);
+      expect(saved?.state.simulation?.kind).toBe('role');
+      // FINANCE may not open the scheduler; ADMIN could.
+      await page.goto('/en/utils/scheduler');
+      await page.waitForURL(/\/en\/not_allowed$/);
+      // The simulation survives a reload.
+      await page.reload();
+      await banner.waitFor();
+      await banner.getByRole('button', { name: 'Back to my session' }).click();
+      await page.waitForURL(/\/en$/);
+      await banner.waitFor({ state: 'detached' });
+      expect((await storedSession(page))?.state.user?.roles[0]?.name).toBe('ADMIN');
+      await page.goto('/en/utils/scheduler');
+      await page.getByTestId('being-built').getByRole('heading', { name: 'Scheduler' }).waitFor();
+    });
+  });
+
+  it('simulates a user by id: signs in as that user, and comes back', async () => {
+    const finance = await apiLogin(DEMO.finance);
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.admin, { via: 'api' });
+      const form = await openSimulator(page);
+      await form.getByTestId('simulate-user').fill(String(finance.id));
+      await form.getByTestId('simulate-submit').click();
+      await page.getByTestId('simulation-banner').getByText(`Simulating user ${DEMO.finance}`).waitFor();
+      expect(currentPath(page)).toBe('/en');
+      await waitForShell(page);
+      const saved = await storedSession(page);
+      expect(saved?.state.user?.mail).toBe(DEMO.finance);
+      expect(saved?.state.user?.simulated_by?.mail).toBe(DEMO.admin);
+      await page.getByTestId('profile-open').click();
+      await page.locator('.bo-profile__mail').getByText(DEMO.finance).waitFor();
+      await page.keyboard.press('Escape');
+      // The real admin keeps the simulator while simulating.
+      await page.getByTestId('simulator-open').waitFor();
+      await page.getByTestId('simulation-stop').click();
+      await page.getByTestId('simulation-banner').waitFor({ state: 'detached' });
+      expect((await storedSession(page))?.state.user?.mail).toBe(DEMO.admin);
+    });
+  });
+
+  it('shows the error of an unknown user id as a toast', async () => {
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.admin, { via: 'api' });
+      const form = await openSimulator(page);
+      await form.getByTestId('simulate-user').fill('99999');
+      await form.getByTestId('simulate-submit').click();
+      await toast(page, 'User not found').waitFor();
+      expect(await page.getByTestId('simulation-banner').count()).toBe(0);
+    });
+  });
+});
