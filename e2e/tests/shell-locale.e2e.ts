@@ -1,5 +1,5 @@
 /** Locale rules of spec section 2: /, the locale segment, the cookie, mismatches, trailing slashes, /report. */
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBaseURL, launchBrowser } from '../support/browser.ts';
 import { cookieValue, currentPath, DEMO, signIn, withPage } from '../support/shell.ts';
@@ -12,7 +12,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function setLocaleCookie(context: import('playwright-core').BrowserContext, value: string) {
+async function setLocaleCookie(context: BrowserContext, value: string) {
   await context.addCookies([{ name: 'locale', value, url: getBaseURL() }]);
 }
 

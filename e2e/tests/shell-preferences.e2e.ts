@@ -1,5 +1,5 @@
 /** Theme and language switches in the shell, persisting across reloads (spec sections 1, 3 and 9). */
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { cookieValue, DEMO, signIn, storedSession, waitForShell, withPage } from '../support/shell.ts';
@@ -12,7 +12,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const bodyBackground = (page: import('playwright-core').Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
 describe('preferences', () => {
   it('switches to the dark theme and keeps it after a reload and a new sign-in', async () => {

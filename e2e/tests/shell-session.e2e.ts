@@ -1,5 +1,5 @@
 /** Session (spec section 4): remember-me, restore after reload, logout, /clean, expiry, menu refresh and failure. */
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import {
@@ -170,6 +170,6 @@ describe('session', () => {
   });
 });
 
-async function seedSessionFor(page: import('playwright-core').Page, mail: string) {
+async function seedSessionFor(page: Page, mail: string) {
   await seedSession(page.context(), await apiLogin(mail));
 }

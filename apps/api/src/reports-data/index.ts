@@ -10,7 +10,7 @@ import { query } from './sql.ts';
 export { loadDataset, type LoadProgress, type LoadResult };
 
 /** The demo data set: modest so that the first `npm start` stays quick. */
-export const DEMO_DATASET = { seed: 2024, days: 30, scale: 4, qpsDays: 7 } as const;
+export const DEMO_DATASET = { seed: 2024, days: 30, scale: 1.5, qpsDays: 3 } as const;
 
 /** Start of the current UTC hour: data ends there (the last complete hour). */
 export function currentHourEnd(now = Date.now()): number {

@@ -23,6 +23,31 @@ export async function exec(database: Database, text: string): Promise<void> {
   else await database.pool!.query(text);
 }
 
+export type QueryFn = <T = SqlRow>(text: string, params?: unknown[]) => Promise<T[]>;
+
+/** Runs fn in one transaction (a dedicated connection on PostgreSQL). */
+export async function transaction<T>(database: Database, fn: (q: QueryFn) => Promise<T>): Promise<T> {
+  if (database.kind === 'pglite') {
+    return database.pglite!.transaction(async (tx) => {
+      const q: QueryFn = async <R = SqlRow>(text: string, params: unknown[] = []) => (await tx.query<R>(text, params)).rows;
+      return fn(q);
+    });
+  }
+  const client = await database.pool!.connect();
+  try {
+    await client.query('BEGIN');
+    const q: QueryFn = async <R = SqlRow>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as R[];
+    const out = await fn(q);
+    await client.query('COMMIT');
+    return out;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
 let cursorSeq = 0;
 
 /**

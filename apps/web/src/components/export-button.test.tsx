@@ -105,7 +105,10 @@ describe('ExportButton', () => {
     await waitFor(() => expect(document.body.textContent).toContain('Exportación vacía'));
   });
 
-  it('writes CSV that spreadsheets will not execute', () => {
+  it('writes CSV that spreadsheets will not execute, keeping negative numbers', () => {
+    expect(rowsToCsv([{ key: 'a', title: 'A' }], [{ a: '-120.50' }, { a: -3 }, { a: '-1+2' }])).toBe(
+      'A\r\n-120.50\r\n-3\r\n"\'-1+2"',
+    );
     expect(rowsToCsv([{ key: 'a', title: 'A' }], [{ a: '+1+1' }, { a: '@SUM(1)' }, { a: 'plain' }])).toBe(
       'A\r\n"\'+1+1"\r\n"\'@SUM(1)"\r\nplain',
     );

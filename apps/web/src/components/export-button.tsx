@@ -42,14 +42,20 @@ function cellText(value: unknown): string {
   return String(value);
 }
 
-/** CSV text: comma-separated, quoted where needed, formula-like cells neutralised (CSV injection). */
+/**
+ * Cells a spreadsheet would run as a formula (CSV injection), except plain numbers: a negative
+ * amount like -120.50 must stay a number.
+ */
+const FORMULA_LIKE = /^(?![-+]?\d+(?:\.\d+)?$)[=+\-@\t\r]/;
+
+/** CSV text: comma-separated, quoted where needed, formula-like cells neutralised. */
 export function rowsToCsv(columns: readonly ExportColumn[], rows: readonly ExportRow[]): string {
   return Papa.unparse(
     {
       fields: columns.map((c) => c.title),
       data: rows.map((row) => columns.map((c) => cellText(row[c.key]))),
     },
-    { delimiter: ',', newline: '\r\n', escapeFormulae: true },
+    { delimiter: ',', newline: '\r\n', escapeFormulae: FORMULA_LIKE },
   );
 }
 

@@ -25,7 +25,9 @@ export function describeError(error: unknown): { error: string; stack: string } 
   if (isRouteErrorResponse(error)) {
     return { error: `${error.status} ${error.statusText}`.trim(), stack: typeof error.data === 'string' ? error.data : JSON.stringify(error.data ?? null) };
   }
-  if (error instanceof Error) return { error: `${error.name}: ${error.message}`, stack: error.stack ?? '' };
+  if (error instanceof Error) {
+    return { error: error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message, stack: error.stack ?? '' };
+  }
   return { error: String(error), stack: '' };
 }
 

@@ -22,15 +22,17 @@ export const SIDEBAR_ID = 'bo-sidebar';
 
 type MenuItem = Required<MenuProps>['items'][number];
 
-function toItems(nodes: readonly MenuEntry[], lang: string, translate: (key: string) => string): MenuItem[] {
+function toItems(nodes: readonly MenuEntry[], lang: string, translate: (key: string) => string, collapsed = false): MenuItem[] {
   return nodes.map((node) => {
     const title = translate(node.title);
     if (isGroup(node)) {
+      const children = toItems(node.children ?? [], lang, translate);
       return {
         key: groupKey(node),
         icon: <MenuIcon name={node.icon} />,
         label: title,
-        children: toItems(node.children ?? [], lang, translate),
+        // The rail's popups name their group.
+        children: collapsed ? [{ type: 'group', key: `${groupKey(node)}-title`, label: title, children }] : children,
       };
     }
     return {
@@ -60,7 +62,7 @@ function SidebarMenu({ menu, lang, path, collapsed, query }: SidebarMenuProps) {
   const active = useMemo(() => activeEntry(menu.flat, path), [menu.flat, path]);
   const [openKeys, setOpenKeys] = useState<string[]>(() => ancestorKeys(menu.flat, active));
   const searched = useMemo(() => searchMenu(menu.tree, query, (k) => t(k)), [menu.tree, query, t]);
-  const items = useMemo(() => toItems(searched.tree, lang, (k) => t(k)), [searched.tree, lang, t]);
+  const items = useMemo(() => toItems(searched.tree, lang, (k) => t(k), collapsed), [searched.tree, lang, t, collapsed]);
   const byKey = useMemo(() => new Map(menu.flat.map((e) => [leafKey(e), e])), [menu.flat]);
   const searching = query.trim() !== '';
 

@@ -14,6 +14,7 @@ import { useNavigate, useParams } from 'react-router';
 import { api, errorText, isSessionError } from '../lib/api.ts';
 import { useSession, type SessionUser } from '../lib/session-store.ts';
 import { toast } from '../lib/toast.ts';
+import { useViewport } from '../lib/use-viewport.ts';
 
 export const SIMULATION_USER_MAX_LENGTH = 5;
 
@@ -137,10 +138,11 @@ function SimulatorForm({ onDone }: { onDone: () => void }) {
 export function Simulator({ compact }: { compact: boolean }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
+  const { isMobile } = useViewport();
   return (
     <Popover
       trigger="click"
-      placement="bottomRight"
+      placement={isMobile ? 'bottom' : 'bottomRight'}
       open={open}
       onOpenChange={setOpen}
       title={<Typography.Text strong>{t('simulation.title')}</Typography.Text>}
