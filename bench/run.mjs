@@ -157,6 +157,14 @@ async function apiBench(label, env) {
   }
 }
 
+function readPrevious() {
+  try {
+    return JSON.parse(fs.readFileSync(RESULTS, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
 function table(head, rows) {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
   const fmt = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
@@ -180,7 +188,7 @@ function printWeb(web) {
     ['shell (/en, signed in)', web.shell],
   ]) {
     if (!page) continue;
-    rows.push([name, kb(page.shipped.js.gzip), page.shipped.js.files, kb(page.shipped.css.gzip), page.shipped.css.files, page.lcpMedianMs ?? '-', page.lcpMs.join(' ')]);
+    rows.push([name, kb(page.shipped.js.gzip), page.shipped.js.files, kb(page.shipped.css.gzip), page.shipped.css.files, page.lcpMedianMs ?? '-', page.lcpMs.join(' ') + (page.lcpMissing ? ` (${page.lcpMissing} without LCP)` : '')]);
   }
   console.log('\nWeb (production build, headless Chromium, cold loads; targets: sign-in JS < 300 KB gzip, LCP < 1000 ms)');
   console.log(table(['page', 'JS gzip', 'JS files', 'CSS gzip', 'CSS files', 'LCP median ms', 'LCP runs ms'], rows));
@@ -195,6 +203,8 @@ async function main() {
   const doWeb = !args.has('--api-only');
   const results = {
     date: new Date().toISOString(),
+    apiDate: doApi ? new Date().toISOString() : null,
+    webDate: doWeb ? new Date().toISOString() : null,
     machine: {
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model ?? '',
@@ -256,6 +266,10 @@ async function main() {
     }
   }
 
+  // A partial run (--api-only, --web-only) keeps the other part of the previous results.
+  const previous = readPrevious();
+  if (!doApi && previous?.api) Object.assign(results, { api: previous.api, apiDate: previous.apiDate ?? previous.date });
+  if (!doWeb && previous?.web) Object.assign(results, { web: previous.web, webDate: previous.webDate ?? previous.date });
   fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nWrote ${path.relative(ROOT, RESULTS)}`);
   // A bench that could not run is an error; a slow figure is not.

@@ -142,7 +142,7 @@ async function writeCsv(file: string): Promise<number> {
     let chunk = '';
     for (const r of batch.rows) chunk += `${iso(r[0]!)},${r.slice(1).join(',')}\n`;
     rows += batch.rows.length;
-    if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise((r) => out.end(r));
   fs.writeFileSync(`${file}.rows`, String(rows));

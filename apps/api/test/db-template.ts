@@ -11,7 +11,8 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { migrateDatabase, openDatabase } from '../src/db/client.ts';
 import { seed } from '../src/db/seed.ts';
 
-export const TEMPLATE_DB = 'bo_test_template';
+/** Per-run template name, so concurrent runs on one server never drop each other's template. */
+export const TEMPLATE_DB = `bo_tpl_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
 
 export function testDatabaseUrl(): string | null {
   return process.env.TEST_DATABASE_URL?.trim() || null;

@@ -310,13 +310,18 @@ SELECT 0 AS part, ${outMetrics.join(', ')}, g.n_src::float8 AS total_rows FROM g
 SELECT ${[...outDims, ...outMetrics].join(', ')} FROM g ${joins.join(' ')} ${orderBy}`;
   } else {
     const page = opts.page ?? { limit: 100, offset: 0 };
+    // Sort and cut the page on the grouped sums first (names joined only when sorting by them),
+    // then format and name the page's rows only.
+    const sortJoins = joins.filter((j) => requested.some((r) => isEntityDimension(r.field) && j.includes(`e_${r.field} `)));
     text = `WITH src AS (\n  ${src}\n), g AS MATERIALIZED (
   SELECT ${[...groupCols, ...sumCols, `GROUPING(${dimNames.join(', ')}) AS gs`].join(', ')}
   FROM src GROUP BY GROUPING SETS ((${dimNames.join(', ')}), ())
+), pg AS (
+  SELECT g.* FROM g ${sortJoins.join(' ')} WHERE g.gs = 0 ${orderBy} LIMIT ${params.add(page.limit)} OFFSET ${params.add(page.offset)}
 )
 SELECT * FROM (
   (SELECT 0 AS part, (row_number() OVER (${orderBy}))::int4 AS rn, ${[...outDims, ...outMetrics].join(', ')}, NULL::float8 AS total_rows
-   FROM g ${joins.join(' ')} WHERE g.gs = 0 ${orderBy} LIMIT ${params.add(page.limit)} OFFSET ${params.add(page.offset)})
+   FROM pg g ${joins.join(' ')})
   UNION ALL
   (SELECT 1 AS part, 0 AS rn, ${[...nullDims, ...outMetrics].join(', ')}, (SELECT count(*) FROM g WHERE gs = 0)::float8 AS total_rows
    FROM g WHERE g.gs <> 0)

@@ -138,6 +138,12 @@ async function exportReport(
   const spec = toSpec(def);
   const { keys, titles, kinds } = exportHeader(reportColumns(spec), locale);
   const stream = new PassThrough();
+  // The client went away: stop reading the cursor. (request.raw is already ended once the body
+  // was read, so only the response tells.)
+  let aborted = false;
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) aborted = true;
+  });
   const write = async (chunk: string | Buffer) => {
     if (!stream.write(chunk)) await once(stream, 'drain');
   };
@@ -161,7 +167,7 @@ async function exportReport(
         sheet.addRow(titles).commit();
       }
     }
-    if (request.raw.destroyed) return false;
+    if (aborted) return false;
     if (format === 'csv') {
       let out = '';
       for (const r of rows) out += `${keys.map((k) => csvCell(r[k] ?? null)).join(',')}\r\n`;
@@ -176,7 +182,7 @@ async function exportReport(
     return true;
   };
 
-  const done = streamReport(ctx.database, spec, locale, onBatch).then(
+  const done = streamReport(ctx.database, spec, locale, onBatch, 20_000).then(
     async () => {
       if (!started) resolveFirst(false);
       if (workbook) {
