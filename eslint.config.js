@@ -9,6 +9,7 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/dist/**',
       '**/.data*/**',
+      '.tmp/**',
       'apps/api/drizzle/**',
       'coverage/**',
       'bench/results/**',

@@ -112,8 +112,13 @@ export async function signIn(page: Page, mail: string, opts: SignInOptions = {})
   const lang = opts.lang ?? 'en';
   if (opts.via === 'api') {
     await seedSession(page.context(), await apiLogin(mail, opts.password, opts.remember ?? true), { lang, theme: opts.theme, remember: opts.remember });
-    await page.goto(`/${lang}${opts.path ?? ''}`);
+    // The root first: with a user and no menus yet, the app goes there anyway.
+    await page.goto(`/${lang}`);
     await waitForShell(page);
+    if (opts.path) {
+      await page.goto(`/${lang}${opts.path}`);
+      await waitForShell(page);
+    }
     return;
   }
   await page.goto(`/${lang}/login`);

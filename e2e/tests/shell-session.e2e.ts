@@ -89,6 +89,16 @@ describe('session', () => {
     });
   });
 
+  it('with a user and no menus yet, goes to the locale root and loads the menus', async () => {
+    await withPage(browser, {}, async (page, context) => {
+      await seedSession(context, await apiLogin(DEMO.finance), { lang: 'es' });
+      await page.goto('/es/finances/supply');
+      await page.waitForURL(/\/es$/);
+      await waitForShell(page);
+      expect((await storedSession(page))?.state.menus?.length).toBeGreaterThan(0);
+    });
+  });
+
   it("an expired token shows 'Token Expired, please logout and try again' and logs out", async () => {
     await withPage(browser, {}, async (page, context) => {
       const session = await apiLogin(DEMO.finance);

@@ -45,11 +45,8 @@ export const MIGRATIONS_DIR = path.join(API_ROOT, 'drizzle');
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 10 });
     // Keep timestamps in UTC whatever the server's default is.
-    pool.on('connect', (client) => {
-      client.query("SET TIME ZONE 'UTC'").catch(() => undefined);
-    });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 10, options: '-c TimeZone=UTC' });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       kind: 'postgres',

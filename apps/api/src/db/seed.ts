@@ -3,6 +3,7 @@
  * written in every environment; the demo data set (roles, users, staff roster) is seeded on first
  * start only, never in production (config.seedDemo is false there).
  */
+import { seedReportsDemo } from '../reports-data/index.ts';
 import { ADMIN_ROLE } from '@backoffice/core/acl';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
@@ -123,7 +124,11 @@ export async function seedDemo(database: Database, config: Config): Promise<bool
 export async function seed(database: Database, config: Config): Promise<void> {
   await seedMenu(database);
   await seedAdminRole(database.db);
-  if (config.seedDemo && config.env !== 'production') await seedDemo(database, config);
+  if (config.seedDemo && config.env !== 'production') {
+    await seedDemo(database, config);
+    // The demo warehouse (30 days of stats) — tests load their own small sets instead.
+    if (config.env !== 'test') await seedReportsDemo(database);
+  }
 }
 
 /**

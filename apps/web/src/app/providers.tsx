@@ -13,7 +13,7 @@ import { I18nextProvider } from 'react-i18next';
 import { setDayjsLocale } from '../components/dayjs-locale.ts';
 import { i18n } from '../lib/i18n.ts';
 import { createQueryClient } from '../lib/query.ts';
-import { useSession } from '../lib/session-store.ts';
+import { followOtherTabs, useSession } from '../lib/session-store.ts';
 import { themeConfig } from '../lib/theme.ts';
 import { bindToast, TOAST_SECONDS } from '../lib/toast.ts';
 
@@ -56,6 +56,7 @@ function DocumentLocale() {
 }
 
 export function AppProviders({ children }: { children: ReactNode }) {
+  useEffect(() => followOtherTabs(), []);
   const mode = useSession((s) => s.theme);
   const locale = useSession((s) => s.locale);
   const theme = useMemo(() => themeConfig(mode), [mode]);

@@ -222,3 +222,23 @@ describe('simulation', () => {
     expect(useSession.getState().simulation).toBeNull();
   });
 });
+
+describe('several tabs', () => {
+  it('follows a logout made in another tab', async () => {
+    const { followOtherTabs } = await import('./session-store.ts');
+    const stop = followOtherTabs();
+    useSession.getState().login(user(), true);
+    const signedIn = localStorage.getItem(SESSION_STORAGE_KEY);
+    // Another tab logs out: it rewrites local storage and this tab gets a storage event.
+    localStorage.setItem(
+      SESSION_STORAGE_KEY,
+      JSON.stringify({ state: { ...initialSession('es'), theme: 'dark' }, version: SESSION_VERSION }),
+    );
+    window.dispatchEvent(new StorageEvent('storage', { key: SESSION_STORAGE_KEY, oldValue: signedIn }));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(useSession.getState().user).toBeNull();
+    expect(useSession.getState().theme).toBe('dark');
+    expect(useSession.getState().locale).toBe('en'); // this tab's URL decides its language
+    stop();
+  });
+});

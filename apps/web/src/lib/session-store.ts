@@ -130,8 +130,10 @@ export function persistedPart(state: SessionData): SessionData {
 export function restoreSession(persisted: unknown, current: SessionData, liveSession: boolean): SessionData {
   if (persisted === null || typeof persisted !== 'object') return current;
   const p = persisted as Partial<SessionData>;
+  // What storage says about the session wins (also over memory, when another tab changed it).
   const merged: SessionData = {
     ...current,
+    ...signedOut,
     theme: p.theme === 'dark' || p.theme === 'light' ? p.theme : current.theme,
     locale: isLocale(p.locale) ? p.locale : current.locale,
   };
@@ -164,6 +166,9 @@ function setLiveCookie(on: boolean): void {
     ? `${LIVE_SESSION_COOKIE}=1; path=/; samesite=lax`
     : `${LIVE_SESSION_COOKIE}=; path=/; max-age=0; samesite=lax`;
 }
+
+/** True while re-reading a state another tab wrote (see followOtherTabs). */
+let followingOtherTab = false;
 
 export const useSession = create<SessionState>()(
   persist(
@@ -246,10 +251,28 @@ export const useSession = create<SessionState>()(
       partialize: (state) => persistedPart(state),
       // An older persisted shape is not trusted: start over (preferences included).
       migrate: () => initialSession(),
-      merge: (persisted, current) => ({
-        ...current,
-        ...restoreSession(persisted, current, readCookie(LIVE_SESSION_COOKIE) === '1'),
-      }),
+      merge: (persisted, current) => {
+        const restored = restoreSession(persisted, current, readCookie(LIVE_SESSION_COOKIE) === '1');
+        return { ...current, ...restored, locale: followingOtherTab ? current.locale : restored.locale };
+      },
     },
   ),
 );
+
+/** Another tab signed in, out or switched theme: follow it (local storage is shared, memory is not). */
+export function followOtherTabs(): () => void {
+  if (typeof window === 'undefined') return () => undefined;
+  const onStorage = (event: StorageEvent) => {
+    if (event.key !== SESSION_STORAGE_KEY && event.key !== null) return;
+    // This tab's language follows its own URL, not the other tab's; and nothing is written
+    // back (two tabs with different languages would otherwise bounce the value forever).
+    followingOtherTab = true;
+    try {
+      void useSession.persist.rehydrate();
+    } finally {
+      followingOtherTab = false;
+    }
+  };
+  window.addEventListener('storage', onStorage);
+  return () => window.removeEventListener('storage', onStorage);
+}

@@ -100,11 +100,10 @@ export default function CrashScreen({ error, fullPage = false }: { error: unknow
           <Button icon={<CopyOutlined />} onClick={copy} data-testid="crash-copy">
             {t('crash.copy')}
           </Button>
-          {fullPage ? (
-            <Button icon={<ReloadOutlined />} onClick={() => window.location.reload()}>
-              {t('crash.reload')}
-            </Button>
-          ) : null}
+          {/* A screen whose code failed to load (a new deploy) needs a fresh page. */}
+          <Button icon={<ReloadOutlined />} onClick={() => window.location.reload()}>
+            {t('crash.reload')}
+          </Button>
         </Space>
       }
     >

@@ -139,6 +139,10 @@ export default function LoginPage() {
   const showWelcome = welcome.data && debouncedMail === mail ? welcome.data : null;
 
   useEffect(() => {
+    document.title = `${t('login.title')} · ${t('app.name')}`;
+  }, [t]);
+
+  useEffect(() => {
     if (phase !== 'redirecting') return;
     const timer = setTimeout(() => navigate(`/${lang}`, { replace: true }), REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);

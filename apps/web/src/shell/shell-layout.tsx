@@ -82,7 +82,10 @@ function SignedInShell() {
         ) : null}
         <main className="bo-shell__content" id="bo-main" tabIndex={-1}>
           <SimulationBanner />
-          {!menu ? (
+          {!menu && path !== '/' ? (
+            // With a user and no menus, the app goes to the locale root (spec section 4).
+            <Navigate to={`/${lang}`} replace />
+          ) : !menu ? (
             <div className="bo-shell__loading" data-testid="menu-loading">
               <Spin size="large" description={t('session.restoring')} />
             </div>
