@@ -42,11 +42,12 @@ interface LoginValues {
 
 type Phase = 'idle' | 'loading' | 'redirecting';
 
-function useWelcome(mail: string) {
+function useWelcome(mail: string, enabled: boolean) {
   return useQuery<Welcome | null>({
     queryKey: ['staff-welcome', mail],
     queryFn: ({ signal }) => api.request<Welcome | null>('staff/welcome', { query: { mail }, signal }),
-    enabled: COMPLETE_MAIL.test(mail),
+    // No look-up once the form is sent (the call is rate limited and nobody would see it).
+    enabled: enabled && COMPLETE_MAIL.test(mail),
     staleTime: Infinity,
     retry: false,
   });
@@ -135,7 +136,7 @@ export default function LoginPage() {
 
   const mail = normalizeMail(values.mail, DOMAINS);
   const debouncedMail = useDebouncedValue(mail, WELCOME_DEBOUNCE_MS);
-  const welcome = useWelcome(debouncedMail);
+  const welcome = useWelcome(debouncedMail, phase === 'idle');
   const showWelcome = welcome.data && debouncedMail === mail ? welcome.data : null;
 
   useEffect(() => {

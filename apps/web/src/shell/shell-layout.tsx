@@ -9,7 +9,7 @@ import { pathWithoutLocale } from '@backoffice/core/locale';
 import { App, Spin, theme as antdTheme } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, useLocation, useMatches, useParams } from 'react-router';
+import { Navigate, Outlet, useLocation, useMatches, useNavigation, useParams } from 'react-router';
 import { deepestHandle } from '../lib/route-handle.ts';
 import { useSession } from '../lib/session-store.ts';
 import { useViewport } from '../lib/use-viewport.ts';
@@ -29,6 +29,8 @@ function SignedInShell() {
   const { lang = 'en' } = useParams();
   const location = useLocation();
   const handle = deepestHandle(useMatches());
+  // A navigation under way (e.g. to the root) decides; the old path is not judged meanwhile.
+  const navigating = useNavigation().state !== 'idle';
   const user = useSession((s) => s.user);
   const menus = useSession((s) => s.menus);
   const { width, isMobile } = useViewport();
@@ -91,6 +93,10 @@ function SignedInShell() {
             </div>
           ) : allowed ? (
             <Outlet />
+          ) : navigating ? (
+            <div className="bo-shell__loading" data-testid="menu-loading">
+              <Spin size="large" />
+            </div>
           ) : (
             <Navigate to={`/${lang}/not_allowed`} replace />
           )}
