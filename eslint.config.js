@@ -48,7 +48,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/features/*/**', '../../*/**'], message: 'Features may not import other features; move shared code to components or lib.' }] },
+        { patterns: [{ group: ['**/features/*/**'], message: 'Features may not import other features; move shared code to components or lib.' }] },
       ],
     },
   },

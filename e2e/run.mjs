@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Runs the e2e suite: makes sure Chromium and the builds exist, then Vitest with the e2e config.
 // Extra arguments go to Vitest, e.g. `node e2e/run.mjs e2e/tests/smoke.e2e.ts -t login`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { buildApi, buildWebE2E } from '../scripts/lib/build.mjs';
 import { ensureChromium } from '../scripts/lib/deps.mjs';
 import { fromRoot, ROOT } from '../scripts/lib/paths.mjs';
@@ -15,7 +18,13 @@ async function main() {
   if (!(await buildApi())) return 1;
   if (!(await buildWebE2E())) return 1;
   const vitest = fromRoot('node_modules', '.bin', 'vitest');
-  return run(vitest, ['run', '--config', fromRoot('e2e', 'vitest.config.ts'), ...process.argv.slice(2)], { cwd: ROOT });
+  // The server's data folder goes in here; removed whatever way Vitest ends.
+  const tmpRoot = mkdtempSync(path.join(os.tmpdir(), 'bo-e2e-run-'));
+  process.on('exit', () => rmSync(tmpRoot, { recursive: true, force: true }));
+  return run(vitest, ['run', '--config', fromRoot('e2e', 'vitest.config.ts'), ...process.argv.slice(2)], {
+    cwd: ROOT,
+    env: { ...process.env, E2E_TMP_ROOT: tmpRoot },
+  });
 }
 
 process.exitCode = await main();

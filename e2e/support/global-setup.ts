@@ -14,6 +14,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const server = await startServer({
     webDist: process.env.E2E_WEB_DIST ?? WEB_DIST_E2E,
+    // e2e/run.mjs passes a folder it removes after Vitest exits, also when a Ctrl-C skips teardown.
+    dataParent: process.env.E2E_TMP_ROOT,
     env: {
       // Every e2e request comes from 127.0.0.1, unlike real users: the per-address sign-in limit
       // would count the whole suite as one person. The per-mail limit stays at its default.

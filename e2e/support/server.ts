@@ -37,6 +37,8 @@ export interface StartOptions {
   /** Where the server's output goes; defaults to .tmp/<name>-server.log. */
   logName?: string;
   readyTimeoutMs?: number;
+  /** Folder to create the temporary data folder in (the OS temp folder by default). */
+  dataParent?: string;
 }
 
 /** A port that was free a moment ago (the OS picks it). */
@@ -94,7 +96,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   if (!fs.existsSync(API_SERVER)) throw new Error(`${API_SERVER} is missing: run 'node e2e/run.mjs' (it builds first) or 'npm run build'.`);
   if (!fs.existsSync(path.join(opts.webDist, 'index.html'))) throw new Error(`${opts.webDist}/index.html is missing: build the web app first.`);
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-e2e-'));
+  const dataDir = fs.mkdtempSync(path.join(opts.dataParent ?? os.tmpdir(), 'bo-e2e-'));
   const logDir = path.join(REPO_ROOT, '.tmp');
   fs.mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, `${opts.logName ?? 'e2e'}-server.log`);
@@ -107,17 +109,23 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     DATA_DIR: dataDir,
     WEB_DIST: opts.webDist,
     FIREWALL_ADAPTER: 'none',
+    // Every e2e request comes from 127.0.0.1: allow the welcome look-ups of a whole suite.
+    WELCOME_MAX_PER_MIN: '1000',
     ...opts.env,
   };
   delete env.DATABASE_URL;
   delete env.TEST_DATABASE_URL;
   const child = spawn(process.execPath, [API_SERVER], { cwd: REPO_ROOT, env, stdio: ['ignore', log, log] });
   fs.closeSync(log);
-  // A crashed test process must not leave the server behind.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
   const baseURL = `http://127.0.0.1:${port}`;
   const cleanup = () => fs.rmSync(dataDir, { recursive: true, force: true });
+  // An interrupted run (Ctrl-C skips Vitest's teardown) must not leave the server or its data
+  // folder behind.
+  const killOnExit = () => {
+    child.kill('SIGKILL');
+    cleanup();
+  };
+  process.once('exit', killOnExit);
   try {
     await waitReady(`${baseURL}/readyz`, child, opts.readyTimeoutMs ?? 60_000);
   } catch (err) {

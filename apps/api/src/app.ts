@@ -114,7 +114,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       header.replace(/\s*upgrade-insecure-requests;?/, '').replace("style-src 'self' https:", "style-src 'self' 'unsafe-inline'"),
   });
 
-  registerAuth(app, database, tokens);
+  registerAuth(app, database, tokens, config.identityCacheMs);
 
   // Background jobs (pg-boss, src/jobs): only when config.jobs. Started once every plugin is loaded
   // (ready), stopped when the app closes — preClose, so before the database is closed.
@@ -144,7 +144,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;
     const isApi = url.startsWith('/v1') || url.startsWith('/healthz') || url.startsWith('/readyz');
-    if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && indexHtml && fs.existsSync(indexHtml)) {
+    // A missing hashed asset is a 404, never index.html (a stale page would run HTML as a script).
+    const isAsset = url.startsWith('/assets/');
+    if (!isApi && !isAsset && (request.method === 'GET' || request.method === 'HEAD') && indexHtml && fs.existsSync(indexHtml)) {
       // The SPA's client-side routes (/en/login, /es/reports/…) all get index.html.
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
     }

@@ -38,6 +38,10 @@ export interface Config {
   loginMaxPerMail: number;
   loginMaxPerIp: number;
   loginWindowSec: number;
+  /** Welcome-panel look-ups allowed per source address per minute. */
+  welcomeMaxPerMin: number;
+  /** How long an instance caches a signed-in user's roles and ACL (ms); 0 reads them on every request. */
+  identityCacheMs: number;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -102,5 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginMaxPerMail: int(env.LOGIN_MAX_PER_MAIL, 5),
     loginMaxPerIp: int(env.LOGIN_MAX_PER_IP, 20),
     loginWindowSec: int(env.LOGIN_WINDOW_SEC, 15 * 60),
+    welcomeMaxPerMin: int(env.WELCOME_MAX_PER_MIN, 30),
+    identityCacheMs: int(env.IDENTITY_CACHE_MS, nodeEnv === 'test' ? 0 : 5000),
   };
 }

@@ -47,6 +47,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
     // Keep timestamps in UTC whatever the server's default is.
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 10, options: '-c TimeZone=UTC' });
+    // An idle client can be cut by the server (restart, failover, DROP DATABASE … WITH (FORCE)); pg
+    // emits that on the pool, and an unhandled 'error' event would crash the process. The pool
+    // replaces the client on the next checkout.
+    pool.on('error', (err: Error & { code?: string }) => {
+      if (err.code !== '57P01') console.warn(`database: idle client error: ${err.message}`);
+    });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       kind: 'postgres',

@@ -132,6 +132,34 @@ export async function loadCallerIdentity(
   return { id: first.id, mail: first.mail, name: first.name, roles: roleList, acl: mergeAcls(acls) };
 }
 
+/**
+ * Identities are read from the database, cached per process for IDENTITY_CACHE_MS so an authenticated
+ * request costs no query. The database stays the source of truth: a role or ACL change, or a
+ * disabled account, takes effect on every instance within that time.
+ */
+const identityCache = new Map<string, { at: number; identity: Awaited<ReturnType<typeof loadCallerIdentity>> }>();
+
+async function cachedIdentity(database: Database, userId: number, ttlMs: number) {
+  if (ttlMs <= 0) return loadCallerIdentity(database, userId);
+  const key = `${database.kind}:${userId}:${identityCacheScope.get(database) ?? ''}`;
+  const now = Date.now();
+  const hit = identityCache.get(key);
+  if (hit && now - hit.at < ttlMs) return hit.identity;
+  const identity = await loadCallerIdentity(database, userId);
+  if (identityCache.size > 10_000) identityCache.clear();
+  identityCache.set(key, { at: now, identity });
+  return identity;
+}
+
+/** Each database object gets its own cache scope (tests run several apps in one process). */
+const identityCacheScope = new WeakMap<Database, string>();
+let scopeSeq = 0;
+
+/** Drops cached identities (after a change made in this process to users or roles). */
+export function invalidateIdentityCache(): void {
+  identityCache.clear();
+}
+
 function bearer(request: FastifyRequest): string | null {
   const h = request.headers.authorization;
   if (!h) return null;
@@ -139,7 +167,8 @@ function bearer(request: FastifyRequest): string | null {
   return m ? m[1]!.trim() : null;
 }
 
-export function registerAuth(app: FastifyInstance, database: Database, tokens: TokenService): void {
+export function registerAuth(app: FastifyInstance, database: Database, tokens: TokenService, identityTtlMs = 0): void {
+  identityCacheScope.set(database, String(++scopeSeq));
   app.decorate('tokens', tokens);
   app.decorateRequest('caller', null);
 
@@ -160,7 +189,7 @@ export function registerAuth(app: FastifyInstance, database: Database, tokens: T
     const token = bearer(request);
     if (!token) throw unauthorized('auth.token_missing');
     const claims = await tokens.verify(token);
-    const identity = await loadCallerIdentity(database, Number(claims.sub));
+    const identity = await cachedIdentity(database, Number(claims.sub), identityTtlMs);
     if (!identity) throw unauthorized('auth.token_invalid');
     request.caller = { ...identity, simulatedBy: claims.sim ?? null, remember: claims.rem === true, exp: claims.exp };
     if ('authenticated' in auth) return;

@@ -4,6 +4,7 @@
  * lazy screen loads, and sends the optional analytics beacon.
  */
 import { canonicalPath } from '@backoffice/core/locale';
+import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigation } from 'react-router';
 import { useAnalytics } from '../lib/analytics.ts';
 
@@ -30,10 +31,11 @@ export function RootLayout() {
 
 /** Shown while the first screen's code loads. */
 export function BootSplash() {
+  const { t } = useTranslation();
   return (
     <div className="bo-boot" role="status" aria-live="polite">
       <span className="bo-boot__mark" aria-hidden />
-      <span className="bo-visually-hidden">Loading…</span>
+      <span className="bo-visually-hidden">{t('app.loading')}</span>
     </div>
   );
 }

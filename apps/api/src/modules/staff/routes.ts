@@ -15,10 +15,11 @@ import { hitRateLimit, tooManyRequests, type RateLimitRule } from '../../lib/rat
 import { avatarSvg, etagOf } from './avatar.ts';
 import { findStaffByMail, findStaffName } from './repo.ts';
 
-/** Welcome look-ups allowed per source address per minute (a person types one mail at a time). */
+/** Default welcome look-ups per source address per minute (WELCOME_MAX_PER_MIN; a person types one mail at a time). */
 export const WELCOME_RULE: RateLimitRule = { max: 30, windowSec: 60 };
 
 export async function staffRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const welcomeRule: RateLimitRule = { ...WELCOME_RULE, max: ctx.config.welcomeMaxPerMin };
   acceptJsonBodiesOnly(app);
 
   app.get<{ Querystring: { mail: string } }>(
@@ -30,14 +31,14 @@ export async function staffRoutes(app: FastifyInstance, ctx: AppContext): Promis
         summary: "Welcome panel: one exact work mail's name, picture and greeting, or null",
         description:
           "The mail is trimmed and lowercased (no '@': the primary domain is appended) and must match a roster entry exactly. " +
-          `Rate limited to ${WELCOME_RULE.max} look-ups per address per minute (429 error.rate_limited, Retry-After).`,
+          `Rate limited to ${welcomeRule.max} look-ups per address per minute (429 error.rate_limited, Retry-After).`,
         security: [],
         querystring: welcomeQuerySchema,
         response: { 200: successEnvelopeSchema(welcomeEntrySchema.nullable()), 400: errorEnvelopeSchema, 429: errorEnvelopeSchema },
       },
     },
     async (request) => {
-      const state = await hitRateLimit(ctx.database.db, `welcome:ip:${request.ip}`, WELCOME_RULE);
+      const state = await hitRateLimit(ctx.database.db, `welcome:ip:${request.ip}`, welcomeRule);
       if (state.limited) throw tooManyRequests(state);
       const mail = normalizeMail(request.query.mail, ctx.config.companyDomains);
       return ok(await findStaffByMail(ctx.database.db, mail));

@@ -31,7 +31,6 @@ export const shell = {
   'shell.menu.search': 'Search the menu',
   'shell.menu.no_results': 'No menu entries match',
   'shell.theme.dark': 'Dark theme',
-  'shell.theme.light': 'Light theme',
   'shell.theme.switch_to_dark': 'Switch to dark theme',
   'shell.theme.switch_to_light': 'Switch to light theme',
   'shell.language': 'Language',

@@ -31,7 +31,6 @@ export const shell = {
   'shell.menu.search': 'Buscar en el menú',
   'shell.menu.no_results': 'Ninguna entrada del menú coincide',
   'shell.theme.dark': 'Tema oscuro',
-  'shell.theme.light': 'Tema claro',
   'shell.theme.switch_to_dark': 'Cambiar al tema oscuro',
   'shell.theme.switch_to_light': 'Cambiar al tema claro',
   'shell.language': 'Idioma',
