@@ -56,7 +56,9 @@ async function ensureLocalRole() {
     ELSE
       ALTER ROLE ${LOCAL_ROLE} LOGIN CREATEDB PASSWORD '${LOCAL_ROLE}';
     END IF;
-  END $$;`;
+  END $$;
+  -- Lets the tests' DROP DATABASE … WITH (FORCE) end autovacuum workers on a test database.
+  GRANT pg_signal_backend TO ${LOCAL_ROLE};`;
   const res = await capture('runuser', ['-u', 'postgres', '--', 'psql', '-v', 'ON_ERROR_STOP=1', '-Atc', sql], { cwd: '/' });
   return res.code === 0 ? null : `creating role ${LOCAL_ROLE} failed: ${(res.stderr || res.stdout).trim()}`;
 }

@@ -57,11 +57,26 @@ export async function createTemplate(): Promise<{ kind: 'pglite'; dir: string } 
   return { kind: 'pglite', dir };
 }
 
+/**
+ * Drops a test database. WITH (FORCE) ends leftover sessions; a role without pg_signal_backend
+ * cannot end an autovacuum worker that happens to be on the database, so that case waits for
+ * the worker and tries again.
+ */
 export async function dropDatabase(url: string, name: string): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        return;
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        // 42501: insufficient privilege to signal a superuser process; 55006: object in use.
+        if ((code !== '42501' && code !== '55006') || attempt >= 20) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
   } finally {
     await admin.end();
   }
