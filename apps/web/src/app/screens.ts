@@ -11,6 +11,9 @@ export const beingBuilt: ScreenLoader = () => import('../features/being-built/be
 
 export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   not_allowed: () => import('../shell/forbidden-page.tsx'),
+  dashboard: () => import('../features/dashboard/dashboard-page.tsx'),
+  dataviewers: () => import('../features/dataviewer/dataviewer-page.tsx'),
+  qps: () => import('../features/qps/qps-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {

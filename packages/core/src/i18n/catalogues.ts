@@ -4,14 +4,20 @@
  */
 import { api as enApi } from './en/api.ts';
 import { common as enCommon } from './en/common.ts';
+import { dashboard as enDashboard } from './en/dashboard.ts';
+import { dataviewer as enDataviewer } from './en/dataviewer.ts';
 import { inputs as enInputs } from './en/inputs.ts';
 import { menu as enMenu } from './en/menu.ts';
+import { qps as enQps } from './en/qps.ts';
 import { reports as enReports } from './en/reports.ts';
 import { shell as enShell } from './en/shell.ts';
 import { api as esApi } from './es/api.ts';
 import { common as esCommon } from './es/common.ts';
+import { dashboard as esDashboard } from './es/dashboard.ts';
+import { dataviewer as esDataviewer } from './es/dataviewer.ts';
 import { inputs as esInputs } from './es/inputs.ts';
 import { menu as esMenu } from './es/menu.ts';
+import { qps as esQps } from './es/qps.ts';
 import { reports as esReports } from './es/reports.ts';
 import { shell as esShell } from './es/shell.ts';
 
@@ -19,9 +25,9 @@ export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports } as const;
+export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard } as const;
 export type MessageKey = keyof typeof en;
-export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports };
+export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard };
 
 export const catalogues: Record<Locale, Record<string, string>> = { en, es };
 

@@ -1,0 +1,3 @@
+/** en catalogue: the dataviewer screen (owned by apps/web/src/features/dataviewer). */
+export const dataviewer = {
+} as const;
