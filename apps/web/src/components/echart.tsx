@@ -20,7 +20,7 @@ import {
   TooltipComponent,
 } from 'echarts/components';
 import * as echarts from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
+import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef, type CSSProperties } from 'react';
 import { useSession } from '../lib/session-store.ts';
 
@@ -38,6 +38,7 @@ echarts.use([
   ToolboxComponent,
   TooltipComponent,
   CanvasRenderer,
+  SVGRenderer,
 ]);
 
 export type EChartOption = echarts.EChartsCoreOption;
@@ -55,9 +56,11 @@ export interface EChartProps {
   onEvents?: Readonly<Record<string, (params: unknown, chart: EChartInstance) => void>>;
   /** Called after each (re)initialisation, for screens that drive the chart (zoom buttons). */
   onReady?: (chart: EChartInstance) => void;
+  /** 'svg' draws DOM nodes (tests can read them; fine for a few thousand points); default canvas. */
+  renderer?: 'canvas' | 'svg';
 }
 
-export function EChart({ option, height = 320, className, style, ariaLabel, testId, onEvents, onReady }: EChartProps) {
+export function EChart({ option, height = 320, className, style, ariaLabel, testId, onEvents, onReady, renderer = 'canvas' }: EChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<EChartInstance | null>(null);
   const theme = useSession((s) => s.theme);
@@ -70,7 +73,7 @@ export function EChart({ option, height = 320, className, style, ariaLabel, test
   useEffect(() => {
     const el = box.current;
     if (!el) return undefined;
-    const instance = echarts.init(el, theme === 'dark' ? 'dark' : undefined, { renderer: 'canvas' });
+    const instance = echarts.init(el, theme === 'dark' ? 'dark' : undefined, { renderer });
     chart.current = instance;
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => instance.resize());
     observer?.observe(el);
@@ -79,14 +82,14 @@ export function EChart({ option, height = 320, className, style, ariaLabel, test
       instance.dispose();
       chart.current = null;
     };
-  }, [theme]);
+  }, [theme, renderer]);
 
   useEffect(() => {
     const instance = chart.current;
     if (!instance) return;
     instance.setOption({ backgroundColor: 'transparent', ...option }, { notMerge: true });
     ready.current?.(instance);
-  }, [option, theme]);
+  }, [option, theme, renderer]);
 
   useEffect(() => {
     const instance = chart.current;
