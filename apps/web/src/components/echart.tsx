@@ -65,9 +65,11 @@ export function EChart({ option, height = 320, className, style, ariaLabel, test
   const chart = useRef<EChartInstance | null>(null);
   const theme = useSession((s) => s.theme);
   const events = useRef(onEvents);
-  events.current = onEvents;
   const ready = useRef(onReady);
-  ready.current = onReady;
+  useEffect(() => {
+    events.current = onEvents;
+    ready.current = onReady;
+  });
 
   // (Re)create on theme change: ECharts themes apply at init.
   useEffect(() => {
