@@ -4,11 +4,11 @@
  * /v1/docs, the envelope, authentication and every module. Tests use app.inject; the server listens.
  */
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import pino from 'pino';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,6 +21,7 @@ import { createJobRunner } from './jobs/runner.ts';
 import { modules } from './modules/index.ts';
 import { createTokenService, registerAuth, resolveJwtSecret } from './plugins/auth.ts';
 import { registerEnvelope, sendError } from './plugins/envelope.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerZodValidation, zodToOpenApi } from './plugins/validation.ts';
 
 export interface BuildOptions {
@@ -51,7 +52,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     logger:
       config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, redact: ['req.headers.authorization', 'req.body.password'] },
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.body.password'],
+            // Buffered writes to stdout (flushed every 4 KB and at exit) rather than one write
+            // system call per log line.
+            stream: pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+          },
     trustProxy:
       typeof config.trustProxy === 'number'
         ? ((hops: number) => (_addr: string, hop: number) => hop < hops)(config.trustProxy)
@@ -60,16 +67,27 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     return503OnClosing: true,
+    // One log line per request (below) instead of Fastify's two ("incoming request" and
+    // "request completed"): half the logging work on every call, same information.
+    logController: new LogController({ disableRequestLogging: true }),
   });
   app.decorate('ctx', ctx);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { method: request.method, url: request.url, ip: request.ip, statusCode: reply.statusCode, responseTime: reply.elapsedTime },
+      'request completed',
+    );
+    done();
   });
 
   registerZodValidation(app);
   registerEnvelope(app);
 
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {

@@ -5,6 +5,7 @@ import { menuEntrySchema, roleAclSchema } from '@backoffice/core/schemas/admin';
 import { sessionSchema, type Session } from '@backoffice/core/schemas/auth';
 import { sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
+import zlib from 'node:zlib';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, DEMO_WITH_ROLES, dbOf, expectErrorEnvelope, postBadInputCases, rows, writeCounts } from './auth-support.ts';
@@ -36,6 +37,32 @@ describe('menus, roles and simulation', () => {
   };
 
   describe('GET /v1/admin/menu', () => {
+    it('answers the same tree compressed (br, gzip) to clients that accept it, and plain JSON otherwise', async () => {
+      const plain = await t.app.inject({ url: '/v1/admin/menu', headers: users[DEMO.finance]!.headers });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(String(plain.headers.vary)).toMatch(/accept-encoding/i);
+      const tree = body<MenuEntry[]>(plain).data;
+      const cases: [string, string | undefined, (b: Buffer) => Buffer][] = [
+        ['gzip, deflate, br', 'br', (b) => zlib.brotliDecompressSync(b)],
+        ['gzip', 'gzip', (b) => zlib.gunzipSync(b)],
+        ['br;q=0, gzip', 'gzip', (b) => zlib.gunzipSync(b)],
+        ['identity', undefined, (b) => b],
+      ];
+      for (const [accept, encoding, decode] of cases) {
+        const res = await t.app.inject({ url: '/v1/admin/menu', headers: { ...users[DEMO.finance]!.headers, 'accept-encoding': accept } });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-encoding'], accept).toBe(encoding);
+        const decoded = JSON.parse(decode(res.rawPayload).toString('utf8')) as { status: string; data: MenuEntry[] };
+        expect(decoded.status).toBe('success');
+        expect(decoded.data).toEqual(tree);
+      }
+      // Another ACL gets its own tree, not the cached one of the first.
+      const admin = await t.app.inject({ url: '/v1/admin/menu', headers: { ...users[DEMO.admin]!.headers, 'accept-encoding': 'gzip' } });
+      const adminTree = (JSON.parse(zlib.gunzipSync(admin.rawPayload).toString('utf8')) as { data: MenuEntry[] }).data;
+      expect(flatten(adminTree).length).toBeGreaterThan(flatten(tree).length);
+    });
+
     it('answers a well-formed tree for every demo user', async () => {
       for (const mail of DEMO_WITH_ROLES) {
         const tree = await menuOf(users[mail]!.headers);

@@ -54,6 +54,13 @@ describe('tokens and GET /v1/login/refresh', () => {
     }
   });
 
+  it('refuses a token that expires after it was first accepted (verified tokens are remembered, their expiry is not)', async () => {
+    const { token, exp } = await t.app.tokens.sign(finance.session.id, { ttlSec: 2 });
+    expect((await t.app.inject({ url: '/v1/admin/menu', headers: authed(token) })).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, Math.max(0, exp * 1000 - Date.now()) + 50));
+    for (const res of await Promise.all(protectedCalls(token))) expectErrorEnvelope(res, 401, 'auth.token_expired');
+  });
+
   it('answers 401 auth.token_missing without a token', async () => {
     for (const res of await Promise.all(protectedCalls('').map(async (p) => p))) expect(res.statusCode).toBe(401);
     const res = await t.app.inject({ url: '/v1/login/refresh' });

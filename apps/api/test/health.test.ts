@@ -22,10 +22,26 @@ describe('health, envelope and security basics', () => {
     expect(res.headers['x-request-id']).toBeTruthy();
   });
 
-  it('sends security headers', async () => {
-    const res = await t.app.inject('/healthz');
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+  it('sends security headers: the API set on JSON answers', async () => {
+    for (const url of ['/healthz', '/v1/nope', '/v1/staff/pic/1.svg']) {
+      const res = await t.app.inject(url);
+      expect(res.headers['content-security-policy'], url).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.headers['strict-transport-security'], url).toMatch(/^max-age=\d+/);
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
+    }
+  });
+
+  it("sends helmet's full set, with a CSP the web app works under, on pages", async () => {
+    const res = await t.app.inject('/en/login');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
 
   it('serves the OpenAPI document', async () => {

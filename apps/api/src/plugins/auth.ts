@@ -68,7 +68,14 @@ export async function resolveJwtSecret(database: Database, configured: string | 
   return new TextEncoder().encode(row!.value);
 }
 
+/** How many verified tokens a token service remembers (a bounded map, cleared when full). */
+const VERIFIED_TOKENS_MAX = 10_000;
+
 export function createTokenService(secret: Uint8Array, ttl: { normal: number; remember: number }): TokenService {
+  // A token's signature and claims never change, so a verified token is remembered until it
+  // expires: every request of a session pays the HMAC check once, not on every call (the expiry
+  // is still checked on every call, and who the user is comes from the identity cache).
+  const verified = new Map<string, TokenClaims & { exp: number }>();
   return {
     async sign(userId, opts) {
       const now = Math.floor(Date.now() / 1000);
@@ -85,12 +92,23 @@ export function createTokenService(secret: Uint8Array, ttl: { normal: number; re
       return { token, exp };
     },
     async verify(token) {
+      const known = verified.get(token);
+      if (known) {
+        if (known.exp <= Math.floor(Date.now() / 1000)) {
+          verified.delete(token);
+          throw unauthorized('auth.token_expired');
+        }
+        return known;
+      }
       try {
         const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
         if (typeof payload.sub !== 'string' || !/^\d+$/.test(payload.sub) || typeof payload.exp !== 'number') {
           throw unauthorized('auth.token_invalid');
         }
-        return { sub: payload.sub, sim: typeof payload.sim === 'number' ? payload.sim : undefined, rem: payload.rem === true, exp: payload.exp };
+        const claims = { sub: payload.sub, sim: typeof payload.sim === 'number' ? payload.sim : undefined, rem: payload.rem === true, exp: payload.exp };
+        if (verified.size >= VERIFIED_TOKENS_MAX) verified.clear();
+        verified.set(token, claims);
+        return claims;
       } catch (err) {
         if (err instanceof AppError) throw err;
         if (err instanceof joseErrors.JWTExpired) throw unauthorized('auth.token_expired');

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import { acceptJsonBodiesOnly } from '../../lib/json-only.ts';
 import { callerOf } from '../../plugins/auth.ts';
 import { requireRealAdmin } from '../auth/service.ts';
-import { createMenuService, roleAclFor, rolesFor } from './service.ts';
+import { createMenuService, menuEncoding, roleAclFor, rolesFor } from './service.ts';
 
 // ADMIN only, through requireRealAdmin rather than config.auth.admin: a simulated session acts
 // with its real ADMIN's rights on the simulator's routes.
@@ -31,7 +31,15 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
         response: { 200: successEnvelopeSchema(menuTreeDocSchema), 401: errorEnvelopeSchema },
       },
     },
-    async (request) => ok(await menus.menuFor(callerOf(request))),
+    // Pre-serialised and pre-compressed per ACL (the same body as ok(tree)); a Buffer is sent as it is.
+    async (request, reply) => {
+      const encoding = menuEncoding(request.headers['accept-encoding']);
+      const body = await menus.menuEnvelope(callerOf(request), encoding);
+      const vary = reply.getHeader('vary');
+      reply.type('application/json; charset=utf-8').header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+      if (encoding !== 'identity') reply.header('content-encoding', encoding);
+      return reply.send(body);
+    },
   );
 
   app.get(

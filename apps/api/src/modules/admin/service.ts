@@ -1,8 +1,10 @@
 /** The caller's menu tree, and the role catalogue for the ADMIN's role simulator. */
 import { isAdmin } from '@backoffice/core/acl';
+import { ok } from '@backoffice/core/envelope';
 import { buildMenuTree, filterMenu, type MenuEntry } from '@backoffice/core/menu';
 import type { RoleAcl } from '@backoffice/core/schemas/admin';
 import type { FastifyRequest } from 'fastify';
+import zlib from 'node:zlib';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { audit } from '../../plugins/audit.ts';
@@ -23,7 +25,7 @@ export const MENU_CACHE_MS = 10_000;
  * the same table and the worst case is a menu change showing up 10 s late).
  */
 export function createMenuService(ctx: AppContext) {
-  let cached: { entries: MenuEntry[]; at: number; trees: Map<string, MenuEntry[]> } | null = null;
+  let cached: { entries: MenuEntry[]; at: number; trees: Map<string, MenuTree> } | null = null;
   let loading: Promise<MenuEntry[]> | null = null;
   const MAX_TREES = 500;
 
@@ -35,19 +37,71 @@ export function createMenuService(ctx: AppContext) {
     return cached;
   }
 
+  /** The tree for this caller's ACL, built once per ACL (and menu table read). */
+  async function treeFor(caller: Caller): Promise<MenuTree> {
+    const snapshot = await entries();
+    const key = isAdmin(caller.roles) ? 'admin' : aclKey(caller.acl);
+    let tree = snapshot.trees.get(key);
+    if (!tree) {
+      const list = buildMenuTree(filterMenu(snapshot.entries, caller));
+      tree = { list, bodies: {} };
+      if (snapshot.trees.size >= MAX_TREES) snapshot.trees.clear();
+      snapshot.trees.set(key, tree);
+    }
+    return tree;
+  }
+
   return {
-    async menuFor(caller: Caller): Promise<MenuEntry[]> {
-      const snapshot = await entries();
-      const key = isAdmin(caller.roles) ? 'admin' : JSON.stringify(caller.acl);
-      let tree = snapshot.trees.get(key);
-      if (!tree) {
-        tree = buildMenuTree(filterMenu(snapshot.entries, caller));
-        if (snapshot.trees.size >= MAX_TREES) snapshot.trees.clear();
-        snapshot.trees.set(key, tree);
+    /**
+     * The whole success envelope of the caller's menu as UTF-8 JSON, serialised (and compressed)
+     * once per ACL: the admin tree is about 15 KB, and serialising and writing it was most of the
+     * route's cost. `encoding` is what the client accepts (see `menuEncoding`).
+     */
+    async menuEnvelope(caller: Caller, encoding: MenuEncoding): Promise<Buffer> {
+      const tree = await treeFor(caller);
+      const json = (tree.bodies.identity ??= Buffer.from(JSON.stringify(ok(tree.list)), 'utf8'));
+      if (encoding === 'br') {
+        return (tree.bodies.br ??= zlib.brotliCompressSync(json, {
+          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: json.length },
+        }));
       }
-      return tree;
+      if (encoding === 'gzip') return (tree.bodies.gzip ??= zlib.gzipSync(json, { level: 9 }));
+      return json;
     },
   };
+}
+
+export type MenuEncoding = 'br' | 'gzip' | 'identity';
+
+/** The best encoding of the menu a client accepts (Accept-Encoding; q=0 refuses one). */
+export function menuEncoding(acceptEncoding: string | undefined): MenuEncoding {
+  if (!acceptEncoding) return 'identity';
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return 'identity';
+}
+
+/** The text key of an ACL; the identity cache hands out the same ACL object, so it is made once. */
+const aclKeys = new WeakMap<object, string>();
+function aclKey(acl: Caller['acl']): string {
+  let key = aclKeys.get(acl);
+  if (key === undefined) {
+    key = JSON.stringify(acl);
+    aclKeys.set(acl, key);
+  }
+  return key;
+}
+
+interface MenuTree {
+  list: MenuEntry[];
+  /** The envelope as UTF-8 JSON bytes and its compressed forms, each made on first use. */
+  bodies: Partial<Record<MenuEncoding, Buffer>>;
 }
 
 export async function rolesFor(ctx: AppContext, caller: Caller) {
