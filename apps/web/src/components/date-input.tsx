@@ -5,28 +5,20 @@
  */
 import { SINGLE_DATE_DISPLAY_FORMAT, type IsoDate } from '@backoffice/core/dates';
 import { DatePicker } from 'antd';
-import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   fromDayjs,
   pickerDisabledDate,
+  pickerFieldProps,
   pickerLimits,
   toDayjs,
+  type PickerFieldProps,
   type PickerRuleProps,
 } from './picker-dates.ts';
 
-export interface DateInputProps extends PickerRuleProps {
+export interface DateInputProps extends PickerRuleProps, PickerFieldProps {
   value?: IsoDate | null;
   onChange?: (value: IsoDate | null) => void;
-  allowClear?: boolean;
-  disabled?: boolean;
-  status?: 'error' | 'warning';
-  size?: 'small' | 'middle' | 'large';
-  placeholder?: string;
-  id?: string;
-  className?: string;
-  style?: CSSProperties;
-  'aria-label'?: string;
 }
 
 export function DateInput(props: DateInputProps) {
@@ -38,22 +30,13 @@ export function DateInput(props: DateInputProps) {
     max,
     disabledDate,
     timeZone,
-    allowClear = true,
     ...rest
   } = props;
   const { t } = useTranslation();
   const rules = { allowFuture, min, max, disabledDate, timeZone };
   return (
     <DatePicker
-      id={rest.id}
-      className={rest.className}
-      style={rest.style}
-      size={rest.size}
-      status={rest.status}
-      disabled={rest.disabled}
-      aria-label={rest['aria-label']}
-      placeholder={rest.placeholder ?? t('inputs.date.placeholder')}
-      allowClear={allowClear}
+      {...pickerFieldProps(rest, t('inputs.date.placeholder'))}
       format={[SINGLE_DATE_DISPLAY_FORMAT, 'YYYY-MM-DD']}
       value={toDayjs(value)}
       onChange={(date) => onChange?.(date ? fromDayjs(date) : null)}

@@ -7,26 +7,17 @@ import { DATE_TIME_FORMATS, normalizeDateTime } from '@backoffice/core/date-time
 import { DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
-import { useState, type CSSProperties } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pickerDisabledDate, type PickerRuleProps } from './picker-dates.ts';
+import { pickerDisabledDate, pickerFieldProps, type PickerFieldProps, type PickerRuleProps } from './picker-dates.ts';
 
 dayjs.extend(customParseFormat);
 
-export interface DateTimeInputProps extends PickerRuleProps {
+export interface DateTimeInputProps extends PickerRuleProps, PickerFieldProps {
   value?: string | null;
   onChange?: (value: string | null) => void;
   /** Show and pick seconds (default true). */
   withSeconds?: boolean;
-  allowClear?: boolean;
-  disabled?: boolean;
-  status?: 'error' | 'warning';
-  size?: 'small' | 'middle' | 'large';
-  placeholder?: string;
-  id?: string;
-  className?: string;
-  style?: CSSProperties;
-  'aria-label'?: string;
 }
 
 function toDayjs(value: string | null | undefined): Dayjs | null {
@@ -44,7 +35,6 @@ export function DateTimeInput(props: DateTimeInputProps) {
     max,
     disabledDate,
     timeZone,
-    allowClear = true,
     ...rest
   } = props;
   const { t } = useTranslation();
@@ -69,18 +59,7 @@ export function DateTimeInput(props: DateTimeInputProps) {
   return (
     <DatePicker
       showTime={{ format: withSeconds ? 'HH:mm:ss' : 'HH:mm' }}
-      id={rest.id}
-      className={rest.className}
-      style={rest.style}
-      size={rest.size}
-      status={rest.status}
-      disabled={rest.disabled}
-      aria-label={rest['aria-label']}
-      placeholder={
-        rest.placeholder ??
-        t(withSeconds ? 'inputs.datetime.placeholder' : 'inputs.datetime.placeholder_short')
-      }
-      allowClear={allowClear}
+      {...pickerFieldProps(rest, t(withSeconds ? 'inputs.datetime.placeholder' : 'inputs.datetime.placeholder_short'))}
       format={display}
       open={open}
       onOpenChange={setOpen}

@@ -12,11 +12,11 @@ import {
 } from '@backoffice/core/dates';
 import { DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import type { CSSProperties } from 'react';
+import { pickerFieldProps, type PickerFieldProps } from './picker-dates.ts';
 import { useTranslation } from 'react-i18next';
 import './dayjs-locale.ts';
 
-export interface MonthInputProps {
+export interface MonthInputProps extends PickerFieldProps {
   value?: MonthValue | null;
   onChange?: (value: MonthValue | null) => void;
   min?: MonthValue;
@@ -24,15 +24,6 @@ export interface MonthInputProps {
   /** Months after the current one are blocked unless this is set. */
   allowFuture?: boolean;
   timeZone?: string;
-  allowClear?: boolean;
-  disabled?: boolean;
-  status?: 'error' | 'warning';
-  size?: 'small' | 'middle' | 'large';
-  placeholder?: string;
-  id?: string;
-  className?: string;
-  style?: CSSProperties;
-  'aria-label'?: string;
 }
 
 function toDayjs(value: MonthValue | null | undefined): Dayjs | null {
@@ -44,7 +35,7 @@ function fromDayjs(value: Dayjs): MonthValue {
 }
 
 export function MonthInput(props: MonthInputProps) {
-  const { value, onChange, min, max, allowFuture, timeZone, allowClear = true, ...rest } = props;
+  const { value, onChange, min, max, allowFuture, timeZone, ...rest } = props;
   const { t } = useTranslation();
   const current = () => monthOf(todayIn(new Date(), timeZone));
 
@@ -63,15 +54,7 @@ export function MonthInput(props: MonthInputProps) {
   return (
     <DatePicker
       picker="month"
-      id={rest.id}
-      className={rest.className}
-      style={rest.style}
-      size={rest.size}
-      status={rest.status}
-      disabled={rest.disabled}
-      aria-label={rest['aria-label']}
-      placeholder={rest.placeholder ?? t('inputs.month.placeholder')}
-      allowClear={allowClear}
+      {...pickerFieldProps(rest, t('inputs.month.placeholder'))}
       format={MONTH_DISPLAY_FORMAT}
       value={toDayjs(value)}
       onChange={(date) => onChange?.(date ? fromDayjs(date) : null)}

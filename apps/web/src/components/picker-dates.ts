@@ -10,6 +10,7 @@ import {
   type IsoDate,
 } from '@backoffice/core/dates';
 import dayjs, { type Dayjs } from 'dayjs';
+import type { CSSProperties } from 'react';
 import './dayjs-locale.ts';
 
 export function toDayjs(date: IsoDate | null | undefined): Dayjs | null {
@@ -69,4 +70,32 @@ export function pickerLimits(props: PickerRuleProps): { minDate?: Dayjs; maxDate
   const today = todayIn(new Date(), props.timeZone);
   const max = props.allowFuture ? props.max : props.max && props.max < today ? props.max : today;
   return { minDate: toDayjs(props.min) ?? undefined, maxDate: toDayjs(max) ?? undefined };
+}
+
+/** The field props every single-value picker (date, date-time, month) takes and hands to antd. */
+export interface PickerFieldProps {
+  allowClear?: boolean;
+  disabled?: boolean;
+  status?: 'error' | 'warning';
+  size?: 'small' | 'middle' | 'large';
+  placeholder?: string;
+  id?: string;
+  className?: string;
+  style?: CSSProperties;
+  'aria-label'?: string;
+}
+
+/** The antd DatePicker props of a picker's field props, with its default placeholder. */
+export function pickerFieldProps(props: PickerFieldProps, placeholder: string) {
+  return {
+    id: props.id,
+    className: props.className,
+    style: props.style,
+    size: props.size,
+    status: props.status,
+    disabled: props.disabled,
+    'aria-label': props['aria-label'],
+    placeholder: props.placeholder ?? placeholder,
+    allowClear: props.allowClear ?? true,
+  };
 }
