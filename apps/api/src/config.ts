@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export type FirewallAdapterKind = 'none' | 'nginx';
+export type MailTransportKind = 'file' | 'smtp';
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -42,6 +43,13 @@ export interface Config {
   welcomeMaxPerMin: number;
   /** How long an instance caches a signed-in user's roles and ACL (ms); 0 reads them on every request. */
   identityCacheMs: number;
+  /** Outgoing mail: 'file' writes .eml files into mailOutboxDir, 'smtp' sends through smtpUrl. */
+  mailTransport: MailTransportKind;
+  /** smtp://user:pass@host:port (STARTTLS when offered) or smtps://… (TLS from the start). */
+  smtpUrl: string | null;
+  /** From header of outgoing mail. */
+  mailFrom: string;
+  mailOutboxDir: string;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -73,6 +81,20 @@ function trustProxy(value: string | undefined): Config['trustProxy'] {
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
   return list(value);
+}
+
+function mailConfig(env: NodeJS.ProcessEnv, dataDir: string): Pick<Config, 'mailTransport' | 'smtpUrl' | 'mailFrom' | 'mailOutboxDir'> {
+  const smtpUrl = env.SMTP_URL?.trim() || null;
+  const transport = (env.MAIL_TRANSPORT?.trim() || (smtpUrl ? 'smtp' : 'file')) as MailTransportKind;
+  if (transport !== 'file' && transport !== 'smtp') throw new Error(`MAIL_TRANSPORT must be file or smtp, got "${transport}"`);
+  if (transport === 'smtp' && !smtpUrl) throw new Error('MAIL_TRANSPORT=smtp needs SMTP_URL');
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  return {
+    mailTransport: transport,
+    smtpUrl,
+    mailFrom: env.MAIL_FROM?.trim() || `Back Office <no-reply@${parseDomains(env.COMPANY_DOMAINS)[0]}>`,
+    mailOutboxDir: path.resolve(env.MAIL_OUTBOX_DIR ?? path.join(dataDir === ':memory:' ? path.join(REPO_ROOT, '.data') : dataDir, 'outbox')),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -108,5 +130,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginWindowSec: int(env.LOGIN_WINDOW_SEC, 15 * 60),
     welcomeMaxPerMin: int(env.WELCOME_MAX_PER_MIN, 30),
     identityCacheMs: int(env.IDENTITY_CACHE_MS, nodeEnv === 'test' ? 0 : 5000),
+    ...mailConfig(env, dataDir),
   };
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { dataviewerScheduleRoutes } from './dataviewer-schedules/routes.ts';
 import { dataviewerRoutes } from './dataviewers/routes.ts';
 import { firewallRoutes } from './firewall/routes.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -13,4 +14,4 @@ import { staffRoutes } from './staff/routes.ts';
 
 export type ModuleRoutes = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, qpsRoutes, dashboardRoutes];
+export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes];

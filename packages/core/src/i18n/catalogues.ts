@@ -10,6 +10,7 @@ import { inputs as enInputs } from './en/inputs.ts';
 import { menu as enMenu } from './en/menu.ts';
 import { qps as enQps } from './en/qps.ts';
 import { reports as enReports } from './en/reports.ts';
+import { schedules as enSchedules } from './en/schedules.ts';
 import { shell as enShell } from './en/shell.ts';
 import { api as esApi } from './es/api.ts';
 import { common as esCommon } from './es/common.ts';
@@ -19,15 +20,16 @@ import { inputs as esInputs } from './es/inputs.ts';
 import { menu as esMenu } from './es/menu.ts';
 import { qps as esQps } from './es/qps.ts';
 import { reports as esReports } from './es/reports.ts';
+import { schedules as esSchedules } from './es/schedules.ts';
 import { shell as esShell } from './es/shell.ts';
 
 export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard } as const;
+export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules } as const;
 export type MessageKey = keyof typeof en;
-export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard };
+export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules };
 
 export const catalogues: Record<Locale, Record<string, string>> = { en, es };
 
