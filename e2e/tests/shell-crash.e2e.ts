@@ -35,7 +35,7 @@ describe('crash screen', () => {
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(report);
       await crash.getByRole('link', { name: 'Back to dashboard' }).click();
       await page.waitForURL(/\/en$/);
-      await page.getByTestId('being-built').getByRole('heading', { name: 'Dashboard' }).waitFor();
+      await page.getByTestId('dashboard').getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
       expect(await page.getByTestId('crash-screen').count()).toBe(0);
     });
   });

@@ -87,7 +87,7 @@ describe('permissions', () => {
   it('always allows the root to a signed-in role', async () => {
     await withPage(browser, {}, async (page) => {
       await signIn(page, DEMO.marketing, { via: 'api' });
-      await page.getByTestId('being-built').getByRole('heading', { name: 'Dashboard' }).waitFor();
+      await page.getByTestId('dashboard').getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     });
   });
 });

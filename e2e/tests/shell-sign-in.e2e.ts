@@ -63,7 +63,7 @@ describe('sign-in', () => {
       const saved = await storedSession(page);
       expect(saved?.state.user?.mail).toBe('finance@adtech.example');
       expect(saved?.version).toBe(1);
-      await page.getByTestId('being-built').getByRole('heading', { name: 'Dashboard' }).waitFor();
+      await page.getByTestId('dashboard').getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     });
   });
 

@@ -186,7 +186,8 @@ export async function dashboard(ctx: AppContext, caller: Caller, tz: string, sec
   if (want.has('top')) {
     if (!reports) out.top = null;
     else {
-      const metrics: Metric[] = money ? ['revenue', 'impressions', 'margin_pct'] : ['impressions'];
+      // The Home screen's top lists show revenue, impressions and eCPM (impressions only without money).
+      const metrics: Metric[] = money ? ['revenue', 'impressions', 'ecpm'] : ['impressions'];
       const spec = (dim: 'demand_partner' | 'publisher') => ({
         startMs: localMidnight(asOf - 1, tz, -(DASHBOARD_TOP_DAYS - 1)),
         endMs: asOf,

@@ -1,4 +1,34 @@
 /** es catalogue: the dashboard screen (owned by apps/web/src/features/dashboard). */
 import type { dashboard as en } from '../en/dashboard.ts';
 
-export const dashboard: Record<keyof typeof en, string> = {};
+export const dashboard: Record<keyof typeof en, string> = {
+  'home.greeting.morning': 'Buenos días, {name}',
+  'home.greeting.afternoon': 'Buenas tardes, {name}',
+  'home.greeting.evening': 'Buenas noches, {name}',
+  'home.subtitle.figures': 'Así va el día de hoy, comparado con ayer y con el mismo día de la semana pasada.',
+  'home.subtitle.areas': 'Estas son tus áreas y lo que tienes pendiente.',
+  'home.as_of': 'Hoy hasta las {time}',
+  'home.as_of_stale': 'Datos hasta el {date} a las {time}',
+  'home.timezone': 'Zona horaria',
+  'home.timezone_browser': '{zone} (este navegador)',
+  'home.refresh': 'Actualizar',
+  'home.updated': 'Actualizado a las {time}',
+  'home.load_failed': 'No se ha podido cargar el panel',
+  'home.delta.up': 'sube',
+  'home.delta.down': 'baja',
+  'home.delta.flat': 'sin cambios',
+  'home.delta.none': 'sin datos para comparar',
+  'home.delta.points': 'puntos porcentuales',
+  'home.tile.last_week': 'Hace 7 días',
+  'home.tiles': 'Cifras de hoy',
+  'home.series_impressions': 'Impresiones, últimos 30 días',
+  'home.chart.empty': 'No hay datos para estos días',
+  'home.top.empty': 'Sin tráfico en los últimos 7 días',
+  'home.top.open': 'Abrir {name} en el DataViewer',
+  'home.top.rank': 'Puesto',
+  'home.waiting.open': 'Abrir',
+  'home.waiting.nothing': 'Nada pendiente',
+  'home.areas': 'Tus áreas',
+  'home.areas.intro': 'Las cifras de ingresos y tráfico se muestran a quienes tienen un área de informes. Estos son los sitios que puedes abrir:',
+  'home.areas.none': 'Todavía no tienes áreas. Pide a un administrador que te asigne un rol.',
+};

@@ -1,0 +1,35 @@
+/** Display of the dashboard's figures: money exact from decimal strings, ratios as percents, counts grouped. */
+import { formatMoney, formatNumber, toDecimalString } from '@backoffice/core/format';
+import { percentSuffix, shiftDecimal, type TileKey } from './dashboard-model.ts';
+
+/** A fraction ('0.253412') as a percent with `decimals` places ('25.34%'); '' when missing. */
+export function formatFraction(value: string | number | null | undefined, locale: string, decimals = 2): string {
+  const text = value === null || value === undefined ? null : toDecimalString(value);
+  if (text === null) return '';
+  return `${formatNumber(shiftDecimal(text, 2), locale, decimals)}${percentSuffix(locale)}`;
+}
+
+/** A tile value as text: money with its currency, margin % as a percent, impressions as a count. */
+export function formatTileValue(key: TileKey, value: string | number | null | undefined, currency: string, locale: string): string {
+  if (value === null || value === undefined) return '';
+  if (key === 'impressions') return formatNumber(value, locale, 0);
+  if (key === 'margin_pct') return formatFraction(value, locale);
+  return formatMoney(value, currency, locale);
+}
+
+/** Hour and minute of an instant in a zone ('14:00'). */
+export function formatTime(iso: string | number, timezone: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale === 'es' ? 'es-ES' : 'en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+}
+
+/** A short day ('2 Apr', '2 abr') of an instant in a zone. */
+export function formatDay(iso: string | number, timezone: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale === 'es' ? 'es-ES' : 'en-GB', { timeZone: timezone, day: 'numeric', month: 'short' }).format(new Date(iso));
+}
+
+/** A local date 'YYYY-MM-DD' as a short day, without time-zone arithmetic ('2025-04-02' -> '2 Apr'). */
+export function formatDateLabel(date: string, locale: string): string {
+  const [y, m, d] = date.split('-').map(Number);
+  if (!y || !m || !d) return date;
+  return new Intl.DateTimeFormat(locale === 'es' ? 'es-ES' : 'en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' }).format(new Date(Date.UTC(y, m - 1, d)));
+}

@@ -1,0 +1,92 @@
+/**
+ * The dashboard's one request (GET /v1/dashboard with the sections the person needs), refreshed
+ * every few minutes while the page is open, and the time zone it is asked in (the browser's by
+ * default; a choice is remembered on this computer).
+ *
+ * The request may start as soon as the page's code is evaluated (`startDashboardRequest`),
+ * before React has rendered the shell: the first query takes that answer instead of asking again.
+ */
+import { isValidTimeZone, type DashboardSection } from '@backoffice/core/reports';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { api } from '../../lib/api.ts';
+import type { FetchError } from '../../lib/fetch-client.ts';
+import { apiQueryKey } from '../../lib/query.ts';
+import { isTokenExpired, useSession } from '../../lib/session-store.ts';
+import { browserTimeZone, sectionsFor, type DashboardAnswer } from './dashboard-model.ts';
+
+/** Figures move by the hour; a refresh every 5 minutes picks up a new hour soon enough. */
+export const DASHBOARD_REFRESH_MS = 5 * 60_000;
+/** An early answer older than this is not used (asked again instead). */
+const EARLY_MAX_AGE_MS = 15_000;
+const TZ_STORAGE_KEY = 'backoffice-dashboard-tz';
+
+function dashboardQuery(timezone: string, sections: readonly DashboardSection[]) {
+  return { query: { timezone, sections: [...sections] } };
+}
+
+let early: { key: string; token: string; at: number; answer: Promise<DashboardAnswer> } | null = null;
+
+/** Starts the request for the signed-in person now (no-op when signed out or the token has expired). */
+export function startDashboardRequest(): void {
+  const { user } = useSession.getState();
+  if (!user || isTokenExpired(user)) return;
+  const input = dashboardQuery(dashboardTimeZone(), sectionsFor(user));
+  const answer = api.request<DashboardAnswer>('dashboard', input);
+  // Errors are seen by the query that takes it (or by nobody, when it is too old).
+  answer.catch(() => undefined);
+  early = { key: JSON.stringify(apiQueryKey('dashboard', input)), token: user.token, at: Date.now(), answer };
+}
+
+function takeEarly(key: string): Promise<DashboardAnswer> | null {
+  const e = early;
+  early = null;
+  if (!e || e.key !== key || Date.now() - e.at > EARLY_MAX_AGE_MS || e.token !== useSession.getState().user?.token) return null;
+  return e.answer;
+}
+
+export function useDashboard(timezone: string, sections: readonly DashboardSection[]) {
+  const input = dashboardQuery(timezone, sections);
+  const queryKey = apiQueryKey('dashboard', input);
+  return useQuery<DashboardAnswer, FetchError>({
+    queryKey,
+    queryFn: ({ signal }) => takeEarly(JSON.stringify(queryKey)) ?? api.request<DashboardAnswer>('dashboard', { ...input, signal }),
+    refetchInterval: DASHBOARD_REFRESH_MS,
+    refetchIntervalInBackground: false,
+    staleTime: 60_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
+function storedZone(): string | null {
+  try {
+    const value = window.localStorage.getItem(TZ_STORAGE_KEY);
+    return value && isValidTimeZone(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The zone the dashboard is shown in: the one chosen on this computer, else the browser's. */
+export function dashboardTimeZone(): string {
+  return storedZone() ?? browserTimeZone();
+}
+
+/** The zone the dashboard is shown in, and a setter that remembers it (choosing the browser's forgets). */
+export function useDashboardTimeZone(): [string, (tz: string) => void, string] {
+  const browser = browserTimeZone();
+  const [zone, setZone] = useState(dashboardTimeZone);
+  const choose = useCallback(
+    (tz: string) => {
+      setZone(tz);
+      try {
+        if (tz === browser) window.localStorage.removeItem(TZ_STORAGE_KEY);
+        else window.localStorage.setItem(TZ_STORAGE_KEY, tz);
+      } catch {
+        // Storage refused (private mode): the choice lasts for this page only.
+      }
+    },
+    [browser],
+  );
+  return [zone, choose, browser];
+}

@@ -1,0 +1,233 @@
+/**
+ * Home (dashboard, issue 4): the figures, the chart and the top lists for people with report
+ * areas, money only for people with money permissions, a friendly home for people without
+ * report areas, in English and Spanish. Prints how long the tiles took to show (not asserted).
+ * With DASHBOARD_SHOTS=1 it also saves screenshots under .tmp/dashboard/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getBaseURL, launchBrowser } from '../support/browser.ts';
+import { REPO_ROOT } from '../support/server.ts';
+import { apiLogin, DEMO, seedSession, waitForShell, type Lang } from '../support/shell.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Opts {
+  lang?: Lang;
+  theme?: 'light' | 'dark';
+  width?: number;
+  height?: number;
+  timezoneId?: string;
+}
+
+/** A signed-in page on the dashboard, in a context with its own time zone. */
+async function withDashboard<T>(mail: string, opts: Opts, fn: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
+  const lang = opts.lang ?? 'en';
+  const context = await browser.newContext({
+    baseURL: getBaseURL(),
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
+    locale: lang === 'es' ? 'es-ES' : 'en-US',
+    timezoneId: opts.timezoneId ?? 'Europe/Madrid',
+    colorScheme: opts.theme ?? 'light',
+  });
+  try {
+    await seedSession(context, await apiLogin(mail), { lang, theme: opts.theme });
+    const page = await context.newPage();
+    await page.goto(`/${lang}`);
+    await waitForShell(page);
+    await page.locator('[data-testid="dashboard"] .bo-dash[data-state="ready"]').waitFor();
+    return await fn(page, context);
+  } finally {
+    await context.close();
+  }
+}
+
+const MONEY_EN = /^\$\d{1,3}(,\d{3})*\.\d{2}$/;
+const MONEY_ES = /^\d{1,3}(\.\d{3})*,\d{2}\u00a0\$$/;
+const tileKeys = (page: Page) => page.locator('[data-testid="tiles"] > section').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+
+/** The lazy chart has drawn its 30 days (one bar path each, plus axes and the margin line). */
+async function chartDrawn(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="dashboard-chart"] svg path').length > 30);
+}
+
+describe('dashboard', () => {
+  it('shows an admin the six tiles with figures, the chart and the top lists; a partner opens in the DataViewer', async () => {
+    await withDashboard(DEMO.admin, {}, async (page) => {
+      expect(await page.getByTestId('greeting').textContent()).toMatch(/^Good (morning|afternoon|evening), Carmen$/);
+      expect(await tileKeys(page)).toEqual(['tile-revenue', 'tile-cost', 'tile-margin', 'tile-margin_pct', 'tile-impressions', 'tile-ecpm']);
+      const revenue = page.getByTestId('tile-revenue');
+      expect(await revenue.getByRole('heading').textContent()).toBe('Revenue');
+      expect(await revenue.getByTestId('tile-today').textContent()).toMatch(MONEY_EN);
+      expect(await revenue.getByTestId('tile-yesterday').textContent()).toMatch(MONEY_EN);
+      expect(await page.getByTestId('tile-margin_pct').getByTestId('tile-today').textContent()).toMatch(/^-?\d+\.\d{2}%$/);
+      expect(await page.getByTestId('tile-impressions').getByTestId('tile-today').textContent()).toMatch(/^\d{1,3}(,\d{3})+$/);
+      // Deltas say their direction in words, not only in colour.
+      expect(await revenue.locator('[aria-label^="vs yesterday: "]').getAttribute('aria-label')).toMatch(/^vs yesterday: (up \+|down \u2212|unchanged )\d+\.\d%$/);
+      expect(await page.getByTestId('tile-margin_pct').locator('[aria-label^="vs yesterday: "]').getAttribute('aria-label')).toMatch(/percentage points$/);
+      expect(await page.getByTestId('as-of').textContent()).toMatch(/^Today until \d{2}:00$/);
+      expect(await page.getByTestId('money-hidden').count()).toBe(0);
+
+      // The chart (lazy) draws 30 days of revenue and margin.
+      const chart = page.getByTestId('dashboard-chart');
+      await chartDrawn(page);
+      expect(await chart.getAttribute('aria-label')).toBe('Revenue and margin, last 30 days');
+
+      const partners = page.getByTestId('top-demand_partner');
+      const publishers = page.getByTestId('top-publisher');
+      expect(await partners.getByTestId('top-row').count()).toBe(5);
+      expect(await publishers.getByTestId('top-row').count()).toBe(5);
+      expect(await partners.getByRole('columnheader').allTextContents()).toEqual(['Demand partner', 'Revenue', 'Impressions', 'eCPM']);
+
+      // Timing (reported, not asserted): from navigation start to the tiles showing figures.
+      const timing = await page.evaluate(() => ({
+        tiles: performance.getEntriesByName('dashboard:tiles')[0]?.startTime ?? null,
+        api: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => e.name.includes('/v1/dashboard')).map((e) => Math.round(e.duration)),
+      }));
+      expect(timing.tiles).not.toBeNull();
+      console.log(`dashboard timing: tiles shown ${Math.round(timing.tiles!)} ms after navigation start (first load after sign-in); /v1/dashboard took ${timing.api.join(', ')} ms`);
+      await page.reload();
+      await page.locator('[data-testid="dashboard"] .bo-dash[data-state="ready"]').waitFor();
+      const again = await page.evaluate(() => ({
+        tiles: performance.getEntriesByName('dashboard:tiles')[0]?.startTime ?? null,
+        steps: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((e) => /\/v1\/|\.js$/.test(e.name))
+          .map((e) => `${new URL(e.name).pathname.replace(/^\/assets\//, '')} ${Math.round(e.startTime)}-${Math.round(e.responseEnd)}`),
+      }));
+      console.log(`dashboard timing: tiles shown ${Math.round(again.tiles!)} ms after navigation start (reload); requests (ms): ${again.steps.join('; ')}`);
+
+      const link = partners.getByTestId('top-link').first();
+      const name = (await link.textContent()) ?? '';
+      await link.click();
+      await page.waitForURL(/\/en\/reports\/dataviewer\?/);
+      const url = new URL(page.url());
+      expect(url.searchParams.get('tz')).toBe('Europe/Madrid');
+      expect(url.searchParams.get('dims')).toBe('day');
+      expect(url.searchParams.get('metrics')).toBe('revenue,impressions,ecpm');
+      expect(url.searchParams.get('f')).toMatch(/^demand_partner:include:\d+$/);
+      expect(url.searchParams.get('run')).toBe('1');
+      const start = url.searchParams.get('start')!;
+      const end = url.searchParams.get('end')!;
+      expect(start).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect((Date.parse(end) - Date.parse(start)) / 86_400_000).toBe(6);
+      // The filter is that partner: the API names the id the link carries.
+      const admin = await apiLogin(DEMO.admin);
+      const id = url.searchParams.get('f')!.split(':')[2];
+      const res = await fetch(`${getBaseURL()}/v1/reports/dimensions/demand_partner/values?ids=${id}`, { headers: { authorization: `Bearer ${admin.token}` } });
+      const values = ((await res.json()) as { data: { id: number; value: string }[] }).data;
+      expect(values.map((v) => v.value)).toEqual([name]);
+    });
+  });
+
+  it('shows finance the money, in Spanish, with payouts waiting for them', async () => {
+    await withDashboard(DEMO.finance, { lang: 'es' }, async (page) => {
+      expect(await page.getByTestId('greeting').textContent()).toMatch(/^(Buenos días|Buenas tardes|Buenas noches), Javier$/);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Panel');
+      expect(await tileKeys(page)).toEqual(['tile-revenue', 'tile-cost', 'tile-margin', 'tile-margin_pct', 'tile-impressions', 'tile-ecpm']);
+      const revenue = page.getByTestId('tile-revenue');
+      expect(await revenue.getByRole('heading').textContent()).toBe('Ingresos');
+      expect(await revenue.getByTestId('tile-today').textContent()).toMatch(MONEY_ES);
+      expect(await revenue.locator('dt').allTextContents()).toEqual(['Ayer', 'Hace 7 días']);
+      expect(await page.getByTestId('as-of').textContent()).toMatch(/^Hoy hasta las \d{2}:00$/);
+      expect(await page.getByTestId('top-demand_partner').getByRole('heading').textContent()).toBe('Principales socios de demanda (7 días)');
+      const waiting = page.getByTestId('waiting');
+      expect(await waiting.getByRole('heading').textContent()).toBe('Pendiente para ti');
+      const payouts = waiting.getByTestId('waiting-payouts');
+      expect(await payouts.getAttribute('data-count')).toBe('0');
+      expect(await payouts.getByRole('link').getAttribute('href')).toBe('/es/billing_performance/publishers_reports');
+      // Finance has no scheduler or discrepancy area: those rows are not theirs.
+      expect(await waiting.getByTestId('waiting-scheduler_failures').count()).toBe(0);
+      expect(await waiting.getByTestId('waiting-discrepancies').count()).toBe(0);
+    });
+  });
+
+  it("lists the person's firewall entry that expires within the hour", async () => {
+    // Non-admins may only allow their own address: the test runner's, 127.0.0.1.
+    const lead = await apiLogin(DEMO.demandLead);
+    const res = await fetch(`${getBaseURL()}/v1/firewall/ip`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${lead.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ip: '127.0.0.1', type: 'HOUR_1' }),
+    });
+    expect(res.status).toBe(200);
+    await withDashboard(DEMO.demandLead, {}, async (page) => {
+      const item = page.getByTestId('waiting-firewall_expiring');
+      expect(await item.textContent()).toMatch(/^Your firewall entry for 127\.0\.0\.1 expires at \d{2}:\d{2}Open$/);
+      expect(await item.getByRole('link').getAttribute('href')).toBe('/en/utils/ip');
+    });
+  });
+
+  it('shows no money to a role without money permissions (ADMIN simulating TECH_SUPPLY)', async () => {
+    await withDashboard(DEMO.admin, {}, async (page) => {
+      await page.getByTestId('simulator-open').click();
+      const form = page.getByTestId('simulator-form');
+      await form.waitFor();
+      await page.getByTestId('simulate-role').click();
+      await page.keyboard.type('TECH_SUPPLY');
+      await page.locator('.ant-select-item-option').filter({ hasText: /^TECH_SUPPLY$/ }).click();
+      await form.getByTestId('simulate-submit').click();
+      await page.getByTestId('simulation-banner').waitFor();
+      await page.locator('[data-testid="dashboard"] .bo-dash[data-state="ready"][data-money="false"]').waitFor();
+      expect(await tileKeys(page)).toEqual(['tile-impressions']);
+      expect(await page.getByTestId('money-hidden').textContent()).toBe('Money figures need the reports or finance permission');
+      const partners = page.getByTestId('top-demand_partner');
+      expect(await partners.getByRole('columnheader').allTextContents()).toEqual(['Demand partner', 'Impressions']);
+      // No DataViewer for this role: names are not links.
+      expect(await partners.getByTestId('top-link').count()).toBe(0);
+      expect(await page.getByTestId('dashboard-chart').getAttribute('aria-label')).toBe('Impressions, last 30 days');
+      await page.getByTestId('simulation-stop').click();
+      await page.locator('[data-testid="dashboard"] .bo-dash[data-state="ready"][data-money="true"]').waitFor();
+    });
+  });
+
+  it('gives people without report areas their shortcuts instead of tiles (en and es)', async () => {
+    await withDashboard(DEMO.schedulerViewer, {}, async (page) => {
+      expect(await page.getByTestId('tiles').count()).toBe(0);
+      expect(await page.getByTestId('greeting').textContent()).toMatch(/, Tomás$/);
+      const areas = page.getByTestId('areas');
+      expect(await areas.getByRole('heading', { level: 2 }).textContent()).toBe('Your areas');
+      expect(await areas.getByRole('link', { name: 'Scheduler' }).getAttribute('href')).toBe('/en/utils/scheduler');
+      const scheduler = page.getByTestId('waiting-scheduler_failures');
+      expect(await scheduler.getAttribute('data-count')).toBe('0');
+      expect(await page.getByTestId('waiting').textContent()).toContain('Nothing is waiting for you');
+    });
+    await withDashboard(DEMO.marketing, { lang: 'es' }, async (page) => {
+      expect(await page.getByTestId('tiles').count()).toBe(0);
+      expect(await page.getByTestId('dashboard-chart').count()).toBe(0);
+      const areas = page.getByTestId('areas');
+      expect(await areas.getByRole('heading', { level: 2 }).textContent()).toBe('Tus áreas');
+      expect(await areas.getByTestId('area').count()).toBeGreaterThan(0);
+      expect(await page.getByTestId('waiting').textContent()).toContain('No tienes nada pendiente');
+    });
+  });
+
+  it.runIf(process.env.DASHBOARD_SHOTS === '1')('saves screenshots (en/es, light/dark, 375/1024/1440) under .tmp/dashboard', async () => {
+    const dir = path.join(REPO_ROOT, '.tmp', 'dashboard');
+    fs.mkdirSync(dir, { recursive: true });
+    for (const lang of ['en', 'es'] as const) {
+      for (const theme of ['light', 'dark'] as const) {
+        for (const width of [375, 1024, 1440]) {
+          await withDashboard(DEMO.admin, { lang, theme, width, height: 900 }, async (page) => {
+            await chartDrawn(page);
+            await page.waitForTimeout(500);
+            await page.screenshot({ path: path.join(dir, `admin-${lang}-${theme}-${width}.png`), fullPage: true });
+          });
+        }
+      }
+    }
+    await withDashboard(DEMO.marketing, { lang: 'es', width: 1440 }, async (page) => {
+      await page.screenshot({ path: path.join(dir, 'marketing-es-light-1440.png'), fullPage: true });
+    });
+    await withDashboard(DEMO.schedulerViewer, { theme: 'dark', width: 375 }, async (page) => {
+      await page.screenshot({ path: path.join(dir, 'scheduler-en-dark-375.png'), fullPage: true });
+    });
+  }, 300_000);
+});
