@@ -72,7 +72,7 @@ describe('sidebar', () => {
       const [popup] = await Promise.all([context.waitForEvent('page'), link.click({ modifiers: ['ControlOrMeta'] })]);
       await popup.waitForLoadState();
       await popup.waitForURL(/\/en\/reports\/dataviewer$/);
-      await popup.getByTestId('being-built').getByRole('heading', { name: 'DataViewers' }).waitFor();
+      await popup.getByTestId('dataviewer-page').getByRole('heading', { name: 'DataViewer', level: 1 }).waitFor();
       // The first tab stayed where it was.
       expect(currentPath(page)).toBe('/en');
       await popup.close();
