@@ -97,6 +97,17 @@ describe('saved DataViewers', () => {
     expect(audits.map((a) => a.action)).toEqual(['create', 'update', 'update', 'delete']);
   });
 
+  it('lists the roles to share with for anyone with reports (not only ADMIN), and refuses people without reports', async () => {
+    const res = await t.app.inject({ url: '/v1/reports/roles', headers: finance });
+    expect(res.statusCode, res.body).toBe(200);
+    const list = body<{ id: number; name: string }[]>(res).data;
+    expect(list.map((r) => r.name)).toEqual(expect.arrayContaining(['ADMIN', 'FINANCE', 'DEMAND_LEAD']));
+    expect(Object.keys(list[0]!).sort()).toEqual(['id', 'name']);
+    const marketing = (await signIn(t.app, 'marketing@adtech.example')).headers;
+    expect((await t.app.inject({ url: '/v1/reports/roles', headers: marketing })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/v1/reports/roles' })).statusCode).toBe(401);
+  });
+
   it('answers 404 for ids that do not exist and 400 for ids that are not ids', async () => {
     expect((await t.app.inject({ url: '/v1/reports/dataviewers/987654', headers: lead })).statusCode).toBe(404);
     const bad = await t.app.inject({ url: '/v1/reports/dataviewers/abc', headers: lead });

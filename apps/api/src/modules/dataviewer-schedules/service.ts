@@ -2,7 +2,6 @@
  * DataViewer schedules: who may see and change them, their validation, and one run (report →
  * CSV/XLSX attachment → mail → recorded result and next run).
  */
-import { isAdmin } from '@backoffice/core/acl';
 import {
   nextRunAt,
   scheduleRange,
@@ -26,17 +25,13 @@ import { issuesToErrors } from '../../plugins/validation.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { claimForSend, claimNextDue, findDataviewer, finishRun, type DataviewerRef, type RunRecord, type ScheduleRow } from './repo.ts';
 import { renderReportFile } from './report-file.ts';
+import { canEditDataviewer, canSeeDataviewer } from '../dataviewers/access.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Access (the same rules as saved DataViewers: owner and ADMIN change, shared roles open)
 
-export function canSee(caller: Caller, dv: DataviewerRef): boolean {
-  if (isAdmin(caller.roles) || dv.ownerId === caller.id) return true;
-  const mine = new Set(caller.roles.map((r) => Number(r.id)));
-  return dv.sharedRoleIds.some((id) => mine.has(id));
-}
-
-export const canEdit = (caller: Caller, dv: DataviewerRef) => isAdmin(caller.roles) || dv.ownerId === caller.id;
+export const canSee = (caller: Caller, dv: DataviewerRef) => canSeeDataviewer(caller, dv);
+export const canEdit = (caller: Caller, dv: DataviewerRef) => canEditDataviewer(caller, dv);
 
 // ---------------------------------------------------------------------------------------------
 // Validation

@@ -9,10 +9,9 @@
  * DataViewer is decided by ownership: owner and ADMIN change it, roles it is shared with open it,
  * anybody else gets 404 (its existence is not revealed). Changes are audit-logged.
  */
-import { isAdmin } from '@backoffice/core/acl';
 import { ok } from '@backoffice/core/envelope';
 import { dataviewerCreateSchema, dataviewerUpdateSchema, idParamsSchema, REPORT_ERRORS, type SavedDefinition } from '@backoffice/core/reports';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -21,6 +20,7 @@ import { dataviewers, dataviewerShares } from '../../db/schema-reports.ts';
 import { AppError } from '../../lib/errors.ts';
 import { audit } from '../../plugins/audit.ts';
 import { callerOf, type Caller } from '../../plugins/auth.ts';
+import { canEditDataviewer, canSeeDataviewer } from './access.ts';
 import { domainValidator } from '../reports/validation.ts';
 
 const READ = { permission: { resource: '/v1/reports', action: 'read' } } as const;
@@ -59,12 +59,8 @@ async function load(db: Db, ids: number[] | null) {
 
 type Loaded = Awaited<ReturnType<typeof load>>[number];
 
-function canSee(caller: Caller, dv: Loaded): boolean {
-  if (isAdmin(caller.roles) || dv.dv.ownerId === caller.id) return true;
-  const mine = new Set(caller.roles.map((r) => Number(r.id)));
-  return dv.shares.some((s) => mine.has(s.id));
-}
-const canEdit = (caller: Caller, dv: Loaded) => isAdmin(caller.roles) || dv.dv.ownerId === caller.id;
+const canSee = (caller: Caller, dv: Loaded) => canSeeDataviewer(caller, { ownerId: dv.dv.ownerId, sharedRoleIds: dv.shares.map((s) => s.id) });
+const canEdit = (caller: Caller, dv: Loaded) => canEditDataviewer(caller, dv.dv);
 
 function view(caller: Caller, dv: Loaded, withDefinition: boolean): DataviewerView {
   return {
@@ -95,6 +91,12 @@ async function findVisible(db: Db, caller: Caller, id: number): Promise<Loaded> 
 export async function dataviewerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { db } = ctx.database;
   const tags = ['reports'];
+
+  // The roles a DataViewer can be shared with (id and name only): anyone who may save DataViewers
+  // may share them, and GET /v1/admin/role is ADMIN-only.
+  app.get('/v1/reports/roles', { config: { auth: READ }, schema: { tags, summary: 'Roles a DataViewer can be shared with' } }, async () =>
+    ok(await db.select({ id: roles.id, name: roles.name }).from(roles).orderBy(asc(roles.name))),
+  );
 
   app.get('/v1/reports/dataviewers', { config: { auth: READ }, schema: { tags, summary: 'Saved DataViewers the caller can open' } }, async (request) => {
     const caller = callerOf(request);

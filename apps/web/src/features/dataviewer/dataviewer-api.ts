@@ -77,9 +77,9 @@ export function useSaved(id: number | null) {
   return useApiQuery<SavedDataviewer>(id === null ? null : `${SAVED_PATH}/:id`, { params: { id: id ?? 0 } }, { staleTime: 0 });
 }
 
-/** Every role (ADMIN only on the API); null when the caller may not list them. */
+/** Every role a DataViewer can be shared with (GET /v1/reports/roles, for anyone with reports). */
 export function useAllRoles(enabled: boolean) {
-  return useApiQuery<Role[]>(enabled ? '/admin/role' : null, {}, { staleTime: 5 * 60_000 });
+  return useApiQuery<Role[]>(enabled ? '/reports/roles' : null, {}, { staleTime: 5 * 60_000 });
 }
 
 /** Create, change and delete saved DataViewers; the list and the opened one are refreshed after each. */

@@ -30,7 +30,6 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useLocale } from '../../components/use-locale.ts';
 import { useNotice } from '../../components/use-notice.ts';
 import { errorText } from '../../lib/api.ts';
-import { useIsRealAdmin } from '../../lib/permission.tsx';
 import { useSession } from '../../lib/session-store.ts';
 import { useViewport } from '../../lib/use-viewport.ts';
 import { ChartPanel } from './dataviewer-chart-panel.tsx';
@@ -107,7 +106,6 @@ function DataviewerScreen({ id, lang }: { id: number | null; lang: string }) {
   const location = useLocation();
   const { isMobile } = useViewport();
   const user = useSession((s) => s.user);
-  const isAdmin = useIsRealAdmin();
 
   const catalog = useCatalog();
   const saved = useSaved(id !== null && id > 0 ? id : null);
@@ -286,7 +284,7 @@ function DataviewerScreen({ id, lang }: { id: number | null; lang: string }) {
     }
   };
 
-  const allRoles = useAllRoles(isAdmin && dialog === 'share');
+  const allRoles = useAllRoles(dialog === 'share');
   const shareRoles = useMemo<Role[]>(() => {
     if (allRoles.data) return allRoles.data;
     const map = new Map<number, Role>();
@@ -474,7 +472,7 @@ function DataviewerScreen({ id, lang }: { id: number | null; lang: string }) {
         <ShareModal
           open
           roles={shareRoles}
-          limited={!isAdmin || allRoles.isError}
+          limited={allRoles.isError}
           initial={savedData?.shared_role_ids ?? []}
           onCancel={() => setDialog(null)}
           onSubmit={share}

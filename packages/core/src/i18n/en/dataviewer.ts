@@ -41,7 +41,7 @@ export const dataviewer = {
   'dv.save.title': 'Save as a new DataViewer',
   'dv.rename.title': 'Rename DataViewer',
   'dv.share.title': 'Share with roles',
-  'dv.share.hint_limited': 'Only administrators can list every role: you can share with your own roles.',
+  'dv.share.hint_limited': 'The list of roles could not be loaded: you can share with your own roles.',
   'dv.share.placeholder': 'Choose roles',
   'dv.shared': 'Sharing saved',
   'dv.renamed': 'DataViewer renamed',

@@ -43,7 +43,7 @@ export const dataviewer: Record<keyof typeof en, string> = {
   'dv.save.title': 'Guardar como un DataViewer nuevo',
   'dv.rename.title': 'Renombrar DataViewer',
   'dv.share.title': 'Compartir con roles',
-  'dv.share.hint_limited': 'Solo los administradores pueden ver todos los roles: puedes compartir con tus propios roles.',
+  'dv.share.hint_limited': 'No se pudo cargar la lista de roles: puedes compartir con tus propios roles.',
   'dv.share.placeholder': 'Elige roles',
   'dv.shared': 'Compartición guardada',
   'dv.renamed': 'DataViewer renombrado',
