@@ -2,15 +2,22 @@
  * QPS graphs (spec section 5 "Graph"; screens: /graphs/qps/{graph}):
  *   GET  /v1/graphs/qps/:graph?start=&end=&timezone=&interval=&metrics=a,b&ids=1,2
  *   POST /v1/graphs/qps/:graph  {start, end, timezone, interval, metrics[], ids[]}
+ *   GET  /v1/graphs/qps/:graph/entities?search=&limit=&ids=   the picker's autocomplete
  * graph = demand (per demand partner) | supply (per supply endpoint). Metric(s) and partner(s) or
  * endpoint(s) are required, the interval is at least 15 minutes, and the end may be at most
  * QPS_LIMITS.maxEndAheadMinutes after now. Answers the series, the cap series and the audit-log
  * annotations (configuration changes of those partners or endpoints) in the range.
+ *
+ * The entities route answers the same `[{id, value}]` as /v1/reports/dimensions/…/values, but
+ * under the graphs permission: a person who may see the graphs (tech supply/demand) need not
+ * hold /v1/reports to pick what to draw.
  */
 import { ok } from '@backoffice/core/envelope';
+import { localeFromAcceptLanguage } from '@backoffice/core/i18n/catalogues';
 import {
   QPS_ERRORS,
   QPS_LIMITS,
+  dimensionValuesQuerySchema,
   qpsEndAllowed,
   qpsParamsSchema,
   qpsQuerySchema,
@@ -24,11 +31,12 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { query } from '../../reports-data/sql.ts';
+import { lookupValues } from '../reports/service.ts';
 import { domainValidator } from '../reports/validation.ts';
 
 export const GRAPHS_PERMISSION = { resource: '/v1/graphs', action: 'read' } as const;
 
-const KIND: Record<QpsGraph, { kind: number; table: string; entity: string }> = {
+const KIND: Record<QpsGraph, { kind: number; table: string; entity: 'demand_partner' | 'supply_endpoint' }> = {
   demand: { kind: 1, table: 'demand_partners', entity: 'demand_partner' },
   supply: { kind: 2, table: 'supply_endpoints', entity: 'supply_endpoint' },
 };
@@ -139,4 +147,15 @@ export async function qpsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     schema: { tags: ['graphs'], summary: 'QPS series (JSON body variant)', params: qpsParamsSchema, body: qpsQuerySchema },
     validatorCompiler: domainValidator,
   }, async (request) => ok(await qpsGraph(ctx, (request.params as { graph: QpsGraph }).graph, request.body as QpsQuery)));
+  app.get('/v1/graphs/qps/:graph/entities', {
+    config,
+    schema: { tags: ['graphs'], summary: 'Partners or endpoints for the graph picker: [{id, value}]', params: qpsParamsSchema, querystring: dimensionValuesQuerySchema },
+    validatorCompiler: domainValidator,
+  }, async (request) => {
+    const { graph } = request.params as { graph: QpsGraph };
+    const q = request.query as { search: string; limit: number; ids?: string };
+    const ids = q.ids !== undefined ? q.ids.split(',').filter(Boolean).map(Number).slice(0, 500) : undefined;
+    const locale = localeFromAcceptLanguage(request.headers['accept-language']);
+    return ok(await lookupValues(ctx.database, KIND[graph].entity, { search: q.search, limit: q.limit, ids }, locale));
+  });
 }
