@@ -14,7 +14,10 @@
  * 4. Times a streamed CSV export of about one million rows and samples the server's memory.
  *
  *   npm run bench:reports -- [--db pglite|postgres|both] [--scale 111] [--days 90] [--runs 15]
+ *                            [--only q1,q2,q3,q4,export,xlsx] (default: all but xlsx) [--export-runs 1]
  *                            [--keep] (reuse an already loaded database of the same size)
+ *                            [--load-only] (load the database(s) and stop: no DuckDB, no server)
+ * PGlite data folders: .tmp/bench-reports/pglite-<days>d-s<scale>.
  * Results: bench/results/reports-<db>.json. Figures are reported, never judged.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -45,6 +48,12 @@ const RUNS = Number(arg('runs', '15'));
 const WARMUP = 5;
 const DBS = arg('db', 'both') === 'both' ? ['postgres', 'pglite'] : [arg('db', 'both')];
 const KEEP = args.includes('--keep');
+const LOAD_ONLY = args.includes('--load-only');
+/** Parts to run: q1..q4, export (CSV), xlsx (XLSX export); default all but xlsx. */
+const ONLY = new Set(arg('only', 'q1,q2,q3,q4,export').split(','));
+/** Each export is run this many times in a row (the later runs show whether memory stays flat). */
+const EXPORT_RUNS = Number(arg('export-runs', '1'));
+const NEEDS_DUCKDB = ['q1', 'q2', 'q3', 'q4'].some((q) => ONLY.has(q));
 const SEED = 2024;
 // A fixed end keeps runs comparable (the dashboard uses the end of the loaded data as "now").
 const END_MS = Date.UTC(2026, 0, 1);
@@ -53,7 +62,8 @@ const PARTNER = 1;
 
 const fmtMs = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 const mb = (b: number | null) => (b === null ? '-' : `${(b / 1024 / 1024).toFixed(0)} MB`);
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 function rss(pid: number): number | null {
@@ -74,7 +84,10 @@ function dirSize(dir: string): number {
   return total;
 }
 
-async function timeIt(fn: () => Promise<unknown>, runs = RUNS): Promise<{ p50: number; p95: number; runs: number[] }> {
+async function timeIt(
+  fn: () => Promise<unknown>,
+  runs = RUNS,
+): Promise<{ p50: number; p95: number; runs: number[] }> {
   for (let i = 0; i < WARMUP; i++) await fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -97,14 +110,32 @@ const Q2_RANGE = { start: date(END_MS - 90 * DAY), end: date(END_MS - DAY) };
 const Q3_RANGE = { start: date(END_MS - 7 * DAY), end: date(END_MS - DAY) };
 
 const apiQueries = {
-  q1: { range: Q1_RANGE, timezone: 'UTC', dimensions: ['day', 'demand_partner'], metrics: ['impressions', 'revenue', 'ecpm'], limit: 1000 },
+  q1: {
+    range: Q1_RANGE,
+    timezone: 'UTC',
+    dimensions: ['day', 'demand_partner'],
+    metrics: ['impressions', 'revenue', 'ecpm'],
+    limit: 1000,
+  },
   q2: {
-    range: Q2_RANGE, timezone: 'UTC', dimensions: ['publisher', 'country'], metrics: ['revenue', 'impressions', 'ecpm'],
-    filters: [{ dimension: 'demand_partner', op: 'include', values: [PARTNER] }], sort: [{ field: 'revenue', dir: 'desc' }], limit: 50,
+    range: Q2_RANGE,
+    timezone: 'UTC',
+    dimensions: ['publisher', 'country'],
+    metrics: ['revenue', 'impressions', 'ecpm'],
+    filters: [{ dimension: 'demand_partner', op: 'include', values: [PARTNER] }],
+    sort: [{ field: 'revenue', dir: 'desc' }],
+    limit: 50,
   },
   q3: {
-    range: Q3_RANGE, timezone: 'UTC', dimensions: ['hour', 'device'], metrics: ['bid_requests', 'bids', 'impressions', 'revenue'],
-    filters: [{ dimension: 'demand_partner', op: 'include', values: [PARTNER] }, { dimension: 'country', op: 'include', values: ['ES'] }], limit: 1000,
+    range: Q3_RANGE,
+    timezone: 'UTC',
+    dimensions: ['hour', 'device'],
+    metrics: ['bid_requests', 'bids', 'impressions', 'revenue'],
+    filters: [
+      { dimension: 'demand_partner', op: 'include', values: [PARTNER] },
+      { dimension: 'country', op: 'include', values: ['ES'] },
+    ],
+    limit: 1000,
   },
 };
 
@@ -134,7 +165,8 @@ const duckQueries = (esId: number) => ({
 // ---------------------------------------------------------------------------------------------
 
 async function writeCsv(file: string): Promise<number> {
-  if (KEEP && fs.existsSync(file) && fs.existsSync(`${file}.rows`)) return Number(fs.readFileSync(`${file}.rows`, 'utf8'));
+  if (KEEP && fs.existsSync(file) && fs.existsSync(`${file}.rows`))
+    return Number(fs.readFileSync(`${file}.rows`, 'utf8'));
   const out = fs.createWriteStream(file);
   let rows = 0;
   out.write(`${FACT_COLUMNS.join(',')}\n`);
@@ -149,12 +181,18 @@ async function writeCsv(file: string): Promise<number> {
   return rows;
 }
 
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--max-old-space-size=4096', '--import', 'tsx', path.join(ROOT, 'bench', 'reports', 'server.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', JOBS: 'false', SEED_DEMO: 'true', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+async function startServer(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    ['--max-old-space-size=4096', '--import', 'tsx', path.join(ROOT, 'bench', 'reports', 'server.ts')],
+    {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', JOBS: 'false', SEED_DEMO: 'true', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the server did not start within 300 s')), 300_000);
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -181,7 +219,10 @@ async function signIn(base: string): Promise<string> {
   const res = await fetch(`${base}/v1/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@adtech.example', password: process.env.DEMO_PASSWORD ?? 'Demo1234!' }),
+    body: JSON.stringify({
+      email: 'admin@adtech.example',
+      password: process.env.DEMO_PASSWORD ?? 'Demo1234!',
+    }),
   });
   const b = (await res.json()) as { data: { token: string } };
   if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(b)}`);
@@ -196,11 +237,91 @@ interface DbResult {
   dbSizeBytes: number | null;
   rssIdle: number | null;
   rssPeak: number | null;
-  queries: { name: string; api: { p50: number; p95: number }; duckdb: { p50: number; p95: number }; ratioP50: number; ratioP95: number; source?: string; rows?: number }[];
-  export: { rows: number; seconds: number; bytes: number; rssBefore: number | null; rssPeak: number | null } | null;
+  queries: {
+    name: string;
+    api: { p50: number; p95: number };
+    duckdb: { p50: number; p95: number };
+    ratioP50: number;
+    ratioP95: number;
+    source?: string;
+    rows?: number;
+  }[];
+  export: ExportResult | null;
+  exports?: ExportResult[];
+  /** 1, 5 and 15-minute load averages at the end of the run (the machine is shared). */
+  loadAverage?: number[];
 }
 
-async function benchDatabase(kind: string, duckTimes: Record<string, { p50: number; p95: number }>): Promise<DbResult> {
+interface ExportResult {
+  format: 'csv' | 'xlsx';
+  rows: number;
+  seconds: number;
+  firstByteSec: number;
+  bytes: number;
+  rssBefore: number | null;
+  rssPeak: number | null;
+  rssAfter: number | null;
+  /** RSS sampled every 100 ms while streaming (bytes). */
+  rssSamples: number[];
+}
+
+/** Streams one export, counting its rows (CSV lines, or XLSX <row> elements) and sampling RSS. */
+async function timeExport(
+  base: string,
+  headers: Record<string, string>,
+  pid: number,
+  spec: object,
+  format: 'csv' | 'xlsx',
+): Promise<ExportResult> {
+  const rssBefore = rss(pid);
+  const samples: number[] = [];
+  const sampler = setInterval(() => {
+    const v = rss(pid);
+    if (v !== null) samples.push(v);
+  }, 100);
+  const t0 = performance.now();
+  let firstByteSec = 0;
+  let bytes = 0;
+  let lines = 0;
+  try {
+    const res = await fetch(`${base}/v1/reports/dataviewer/export?format=${format}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(spec),
+    });
+    if (!res.ok) throw new Error(`export: ${res.status} ${await res.text()}`);
+    const reader = res.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (bytes === 0) firstByteSec = (performance.now() - t0) / 1000;
+      bytes += value.length;
+      if (format === 'csv') for (let i = 0; i < value.length; i++) if (value[i] === 10) lines++;
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  await new Promise((r) => setTimeout(r, 500));
+  const rssAfter = rss(pid);
+  // XLSX rows: the bytes are deflated, so the count comes from the bench's own CSV twin (same rows).
+  return {
+    format,
+    rows: format === 'csv' ? lines - 1 : -1,
+    seconds,
+    firstByteSec,
+    bytes,
+    rssBefore,
+    rssPeak: Math.max(rssBefore ?? 0, ...samples),
+    rssAfter,
+    rssSamples: samples,
+  };
+}
+
+async function benchDatabase(
+  kind: string,
+  duckTimes: Record<string, { p50: number; p95: number }>,
+): Promise<DbResult> {
   let database: Database;
   let env: Record<string, string>;
   let dataDir: string | null = null;
@@ -208,11 +329,13 @@ async function benchDatabase(kind: string, duckTimes: Record<string, { p50: numb
   if (kind === 'postgres') {
     const found = await findPostgres({ log });
     if (!found.url) throw new Error(`no PostgreSQL: ${found.reason}`);
-    pgUrl = KEEP ? new URL('/bo_bench_reports', found.url).toString() : await recreateDatabase(found.url, 'bo_bench_reports');
+    pgUrl = KEEP
+      ? new URL('/bo_bench_reports', found.url).toString()
+      : await recreateDatabase(found.url, 'bo_bench_reports');
     database = await openDatabase({ databaseUrl: pgUrl, dataDir: '' });
     env = { DATABASE_URL: pgUrl! };
   } else {
-    dataDir = path.join(TMP, 'pglite');
+    dataDir = path.join(TMP, `pglite-${DAYS}d-s${SCALE}`);
     if (!KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
     database = await openDatabase({ databaseUrl: null, dataDir });
     env = { DATA_DIR: dataDir };
@@ -228,21 +351,45 @@ async function benchDatabase(kind: string, duckTimes: Record<string, { p50: numb
   } else {
     log(`${kind}: loading ${DAYS} days at scale ${SCALE}…`);
     let last = 0;
-    const r = await loadDataset(database, OPTS, (p) => {
-      if (Date.now() - last > 10_000 || p.phase === 'done') {
-        last = Date.now();
-        log(`  ${p.phase} ${p.done}/${p.total} facts ${p.factRows.toLocaleString('en')} ${p.detail ?? ''}`);
-      }
-    }, kind === 'pglite' ? 100_000 : 50_000);
+    const r = await loadDataset(
+      database,
+      OPTS,
+      (p) => {
+        if (Date.now() - last > 10_000 || p.phase === 'done') {
+          last = Date.now();
+          log(`  ${p.phase} ${p.done}/${p.total} facts ${p.factRows.toLocaleString('en')} ${p.detail ?? ''}`);
+        }
+      },
+      kind === 'pglite' ? 100_000 : 50_000,
+    );
     factRows = r.factRows;
     loadSec = r.loadMs / 1000;
     rollupSec = r.rollupMs / 1000;
-    log(`${kind}: ${factRows.toLocaleString('en')} fact rows loaded in ${loadSec.toFixed(0)} s, rollups in ${rollupSec.toFixed(0)} s`);
+    log(
+      `${kind}: ${factRows.toLocaleString('en')} fact rows loaded in ${loadSec.toFixed(0)} s, rollups in ${rollupSec.toFixed(0)} s`,
+    );
   }
   let dbSizeBytes: number | null = null;
-  if (kind === 'postgres') dbSizeBytes = Number((await query<{ n: string }>(database, 'SELECT pg_database_size(current_database())::text AS n'))[0]!.n);
+  if (kind === 'postgres')
+    dbSizeBytes = Number(
+      (await query<{ n: string }>(database, 'SELECT pg_database_size(current_database())::text AS n'))[0]!.n,
+    );
   await database.close();
   if (dataDir) dbSizeBytes = dirSize(dataDir);
+  if (LOAD_ONLY) {
+    log(`${kind}: loaded (--load-only); database ${mb(dbSizeBytes)}`);
+    return {
+      database: kind,
+      factRows,
+      loadSec,
+      rollupSec,
+      dbSizeBytes,
+      rssIdle: null,
+      rssPeak: null,
+      queries: [],
+      export: null,
+    };
+  }
 
   const server = await startServer(env);
   const base = `http://127.0.0.1:${server.port}`;
@@ -255,69 +402,99 @@ async function benchDatabase(kind: string, duckTimes: Record<string, { p50: numb
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rss(server.child.pid!) ?? 0)), 100);
     const queries: DbResult['queries'] = [];
     for (const [name, payload] of Object.entries(apiQueries)) {
+      if (!ONLY.has(name)) continue;
       let source = '';
       let rows = 0;
       const t = await timeIt(async () => {
-        const res = await fetch(`${base}/v1/reports/dataviewer/query`, { method: 'POST', headers, body: JSON.stringify(payload) });
+        const res = await fetch(`${base}/v1/reports/dataviewer/query`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(payload),
+        });
         const b = (await res.json()) as { data: { source: string; rows: unknown[] } };
         if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(b)}`);
         source = b.data.source;
         rows = b.data.rows.length;
       });
       const d = duckTimes[name]!;
-      queries.push({ name, api: t, duckdb: d, ratioP50: t.p50 / d.p50, ratioP95: t.p95 / d.p95, source, rows });
+      queries.push({
+        name,
+        api: t,
+        duckdb: d,
+        ratioP50: t.p50 / d.p50,
+        ratioP95: t.p95 / d.p95,
+        source,
+        rows,
+      });
     }
-    const t4 = await timeIt(async () => {
-      const res = await fetch(`${base}/v1/dashboard?timezone=UTC&sections=tiles`, { headers });
-      if (!res.ok) throw new Error(`dashboard: ${res.status}`);
-      await res.json();
-    });
-    queries.push({ name: 'q4', api: t4, duckdb: duckTimes.q4!, ratioP50: t4.p50 / duckTimes.q4!.p50, ratioP95: t4.p95 / duckTimes.q4!.p95, source: 'stats_r_partner' });
-    const full = await timeIt(async () => {
-      const res = await fetch(`${base}/v1/dashboard?timezone=Europe/Madrid`, { headers });
-      if (!res.ok) throw new Error(`dashboard: ${res.status}`);
-      await res.json();
-    }, 5);
-    log(`${kind}: full dashboard (all sections, Europe/Madrid) p50 ${fmtMs(full.p50)} ms`);
+    if (ONLY.has('q4')) {
+      const t4 = await timeIt(async () => {
+        const res = await fetch(`${base}/v1/dashboard?timezone=UTC&sections=tiles`, { headers });
+        if (!res.ok) throw new Error(`dashboard: ${res.status}`);
+        await res.json();
+      });
+      queries.push({
+        name: 'q4',
+        api: t4,
+        duckdb: duckTimes.q4!,
+        ratioP50: t4.p50 / duckTimes.q4!.p50,
+        ratioP95: t4.p95 / duckTimes.q4!.p95,
+        source: 'stats_r_partner',
+      });
+      const full = await timeIt(async () => {
+        const res = await fetch(`${base}/v1/dashboard?timezone=Europe/Madrid`, { headers });
+        if (!res.ok) throw new Error(`dashboard: ${res.status}`);
+        await res.json();
+      }, 5);
+      log(`${kind}: full dashboard (all sections, Europe/Madrid) p50 ${fmtMs(full.p50)} ms`);
+    }
     clearInterval(sampler);
 
-    // Streamed export of about a million rows: hour x ad unit x country over the last days.
-    const exportDays = Math.min(DAYS - 1, Math.max(1, Math.round((1_000_000 / Math.max(1, factRows)) * DAYS)));
+    // Streamed export of about a million rows: hour x ad unit x country x device x partner over
+    // the last days (EXPORT_ROWS=n asks for about n rows instead).
+    const exports: ExportResult[] = [];
+    const target = Number(process.env.EXPORT_ROWS ?? 1_000_000);
+    const exportDays = Math.min(DAYS - 1, Math.max(1, Math.round((target / Math.max(1, factRows)) * DAYS)));
     const exportSpec = {
       range: { start: date(END_MS - exportDays * DAY), end: date(END_MS - DAY) },
       timezone: 'UTC',
       dimensions: ['hour', 'ad_unit', 'country', 'device', 'demand_partner'],
       metrics: ['impressions', 'revenue'],
     };
-    const rssBefore = rss(server.child.pid!);
-    let exportPeak = rssBefore ?? 0;
-    const sampler2 = setInterval(() => (exportPeak = Math.max(exportPeak, rss(server.child.pid!) ?? 0)), 100);
-    const t0 = performance.now();
-    const res = await fetch(`${base}/v1/reports/dataviewer/export?format=csv`, { method: 'POST', headers, body: JSON.stringify(exportSpec) });
-    if (!res.ok) throw new Error(`export: ${res.status} ${await res.text()}`);
-    let bytes = 0;
-    let lines = 0;
-    const reader = res.body!.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.length;
-      for (let i = 0; i < value.length; i++) if (value[i] === 10) lines++;
+    for (const format of ['csv', 'xlsx'] as const) {
+      if (!ONLY.has(format === 'csv' ? 'export' : 'xlsx')) continue;
+      for (let run = 1; run <= EXPORT_RUNS; run++) {
+        const r = await timeExport(base, headers, server.child.pid!, exportSpec, format);
+        rssPeak = Math.max(rssPeak, r.rssPeak ?? 0);
+        log(
+          `${kind}: ${format} export of ${r.rows >= 0 ? `${r.rows.toLocaleString('en')} rows` : mb(r.bytes)} in ${r.seconds.toFixed(1)} s (first byte ${r.firstByteSec.toFixed(2)} s); RSS ${mb(r.rssBefore)} → peak ${mb(r.rssPeak)} → end ${mb(r.rssAfter)}`,
+        );
+        exports.push(r);
+      }
     }
-    const seconds = (performance.now() - t0) / 1000;
-    clearInterval(sampler2);
-    rssPeak = Math.max(rssPeak, exportPeak);
-    log(`${kind}: export of ${(lines - 1).toLocaleString('en')} rows in ${seconds.toFixed(1)} s`);
     return {
-      database: kind, factRows, loadSec, rollupSec, dbSizeBytes, rssIdle, rssPeak, queries,
-      export: { rows: lines - 1, seconds, bytes, rssBefore, rssPeak: exportPeak },
+      database: kind,
+      factRows,
+      loadSec,
+      rollupSec,
+      dbSizeBytes,
+      rssIdle,
+      rssPeak,
+      queries,
+      export: exports.find((e) => e.format === 'csv') ?? null,
+      exports,
+      loadAverage: os.loadavg(),
     };
   } finally {
     await server.stop();
   }
 }
 
-async function duckdbBench(): Promise<{ times: Record<string, { p50: number; p95: number }>; loadSec: number; rows: number }> {
+async function duckdbBench(): Promise<{
+  times: Record<string, { p50: number; p95: number }>;
+  loadSec: number;
+  rows: number;
+}> {
   fs.mkdirSync(TMP, { recursive: true });
   const csv = path.join(TMP, `facts-${DAYS}d-s${SCALE}.csv`);
   log('DuckDB: writing the raw fact rows (same generator, same seed) to CSV…');
@@ -339,6 +516,7 @@ async function duckdbBench(): Promise<{ times: Record<string, { p50: number; p95
   const esId = 5; // ES is the fifth country of the catalogue
   const times: Record<string, { p50: number; p95: number }> = {};
   for (const [name, sql] of Object.entries(duckQueries(esId))) {
+    if (!ONLY.has(name)) continue;
     const t = await timeIt(async () => {
       await con.runAndReadAll(sql);
     });
@@ -351,7 +529,8 @@ async function duckdbBench(): Promise<{ times: Record<string, { p50: number; p95
 
 function table(head: string[], rows: (string | number)[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells: (string | number)[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ');
+  const line = (cells: (string | number)[]) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -364,25 +543,72 @@ const LABELS: Record<string, string> = {
 
 async function main() {
   fs.mkdirSync(RESULTS, { recursive: true });
-  const duck = await duckdbBench();
+  if (LOAD_ONLY) {
+    for (const kind of DBS) await benchDatabase(kind, {});
+    return;
+  }
+  const duck = NEEDS_DUCKDB ? await duckdbBench() : { times: {}, loadSec: 0, rows: 0 };
   if (args.includes('--duckdb-only')) {
-    fs.writeFileSync(path.join(RESULTS, 'reports-duckdb.json'), JSON.stringify({ date: new Date().toISOString(), options: OPTS, duckdb: duck }, null, 2));
+    fs.writeFileSync(
+      path.join(RESULTS, 'reports-duckdb.json'),
+      JSON.stringify({ date: new Date().toISOString(), options: OPTS, duckdb: duck }, null, 2),
+    );
     return;
   }
   for (const kind of DBS) {
     const r = await benchDatabase(kind, duck.times);
-    const out = { date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGB: Math.round(os.totalmem() / 1024 ** 3), node: process.version }, options: OPTS, duckdb: duck, ...r };
+    const out = {
+      date: new Date().toISOString(),
+      machine: {
+        cpus: os.cpus().length,
+        model: os.cpus()[0]?.model,
+        memoryGB: Math.round(os.totalmem() / 1024 ** 3),
+        node: process.version,
+      },
+      options: OPTS,
+      duckdb: duck,
+      ...r,
+    };
     fs.writeFileSync(path.join(RESULTS, `reports-${kind}.json`), JSON.stringify(out, null, 2));
-    console.log(`\nReports on ${kind}: ${r.factRows.toLocaleString('en')} fact rows; load ${r.loadSec?.toFixed(0) ?? 'reused'} s + rollups ${r.rollupSec?.toFixed(0) ?? '-'} s; database ${mb(r.dbSizeBytes)}; server RSS idle ${mb(r.rssIdle)}, peak ${mb(r.rssPeak)}`);
+    console.log(
+      `\nReports on ${kind}: ${r.factRows.toLocaleString('en')} fact rows; load ${r.loadSec?.toFixed(0) ?? 'reused'} s + rollups ${r.rollupSec?.toFixed(0) ?? '-'} s; database ${mb(r.dbSizeBytes)}; server RSS idle ${mb(r.rssIdle)}, peak ${mb(r.rssPeak)}`,
+    );
     console.log(
       table(
-        ['question', 'API p50 ms', 'API p95 ms', 'DuckDB p50', 'DuckDB p95', 'ratio p50', 'ratio p95', 'source'],
-        r.queries.map((q) => [LABELS[q.name]!, fmtMs(q.api.p50), fmtMs(q.api.p95), fmtMs(q.duckdb.p50), fmtMs(q.duckdb.p95), q.ratioP50.toFixed(2), q.ratioP95.toFixed(2), q.source ?? '']),
+        [
+          'question',
+          'API p50 ms',
+          'API p95 ms',
+          'DuckDB p50',
+          'DuckDB p95',
+          'ratio p50',
+          'ratio p95',
+          'source',
+        ],
+        r.queries.map((q) => [
+          LABELS[q.name]!,
+          fmtMs(q.api.p50),
+          fmtMs(q.api.p95),
+          fmtMs(q.duckdb.p50),
+          fmtMs(q.duckdb.p95),
+          q.ratioP50.toFixed(2),
+          q.ratioP95.toFixed(2),
+          q.source ?? '',
+        ]),
       ),
     );
-    if (r.export) console.log(`Export: ${r.export.rows.toLocaleString('en')} rows (${mb(r.export.bytes)} CSV) in ${r.export.seconds.toFixed(1)} s; server RSS ${mb(r.export.rssBefore)} before, ${mb(r.export.rssPeak)} peak while streaming`);
+    for (const e of r.exports ?? [])
+      console.log(
+        `Export ${e.format}: ${e.rows >= 0 ? `${e.rows.toLocaleString('en')} rows, ` : ''}${mb(e.bytes)} in ${e.seconds.toFixed(1)} s (first byte ${e.firstByteSec.toFixed(2)} s); server RSS ${mb(e.rssBefore)} before, ${mb(e.rssPeak)} peak while streaming, ${mb(e.rssAfter)} after`,
+      );
+    console.log(
+      `Load average (1/5/15 min) at the end: ${(r.loadAverage ?? []).map((x) => x.toFixed(2)).join(' / ')}`,
+    );
   }
-  console.log(`\nDuckDB (in memory, ${os.cpus().length} threads) loaded ${duck.rows.toLocaleString('en')} raw rows from CSV in ${duck.loadSec.toFixed(1)} s.`);
+  if (NEEDS_DUCKDB)
+    console.log(
+      `\nDuckDB (in memory, ${os.cpus().length} threads) loaded ${duck.rows.toLocaleString('en')} raw rows from CSV in ${duck.loadSec.toFixed(1)} s.`,
+    );
 }
 
 main().catch((err) => {

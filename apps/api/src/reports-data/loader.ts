@@ -158,6 +158,9 @@ export async function loadDataset(
     }
     onProgress?.({ phase: 'facts', done: h, total: hours, factRows: factRows + factBuf.length, qpsRows: qpsRows + qpsBuf.length });
   }
+  // Rows written after the BRIN index was built sit in unsummarized ranges, which every time-range
+  // scan must read in full (days of rows for an hour's chunk of an export): summarize them.
+  await query(database, `SELECT brin_summarize_new_values('stats_hourly_ts_brin'::regclass)`);
   await exec(database, 'ANALYZE stats_hourly');
   await exec(database, 'ANALYZE qps_minute');
   const loadMs = Date.now() - t0;

@@ -91,11 +91,14 @@ export async function rebuildRollups(
   database: Database,
   range: { fromMs: number; toMs: number } | null = null,
   progress?: RebuildProgress,
+  /** Only these tables (default: every rollup). */
+  tables?: readonly string[],
 ): Promise<Record<string, number[]>> {
   const counts: Record<string, number[]> = {};
-  const steps = ROLLUPS.length * LEVELS.length;
+  const rollups = tables ? ROLLUPS.filter((r) => tables.includes(r.table)) : ROLLUPS;
+  const steps = rollups.length * LEVELS.length;
   let step = 0;
-  for (const r of ROLLUPS) {
+  for (const r of rollups) {
     const dimCols = r.dims.map((d) => DIM_COLUMNS[d]);
     const cols = dimCols.join(', ');
     const sums = SUM_COLUMNS.map((c) => `sum(${c})`).join(', ');
@@ -121,10 +124,17 @@ export async function rebuildRollups(
           await q(`TRUNCATE ${r.table}`);
           for (const ix of indexDefs) await q(`DROP INDEX IF EXISTS "${ix.indexname.replace(/"/g, '')}"`);
         }
+        // Rows are written clustered by the rollup's dimensions (partner first) within each block
+        // of the next coarser level: a filtered report (one partner, one country over a week)
+        // then reads a few pages per block instead of one page per row, while a report over
+        // whole blocks reads the same pages as before.
+        const next = LEVELS[level.lvl + 1];
+        const cluster = (t: string) =>
+          `ORDER BY ${next ? `date_bin('${next.interval}', ${t}, ${LEVEL_ORIGIN_SQL}), ` : ''}${cols}, 2`;
         if (level.lvl === 0) {
           await q(
             `INSERT INTO ${r.table} (lvl, ts, ${cols}, ${metricCols})
-             SELECT 0, ts, ${cols}, ${sums} FROM ${FACT_TABLE} ${where} GROUP BY ts, ${cols}`,
+             SELECT 0, ts, ${cols}, ${sums} FROM ${FACT_TABLE} ${where} GROUP BY ts, ${cols} ${cluster('ts')}`,
             params,
           );
         } else {
@@ -133,7 +143,7 @@ export async function rebuildRollups(
             `INSERT INTO ${r.table} (lvl, ts, ${cols}, ${metricCols})
              SELECT ${level.lvl}, ${bucket} AS b, ${cols}, ${sums} FROM ${r.table}
              WHERE lvl = ${level.lvl - 1} ${range ? 'AND ts >= $1 AND ts < $2' : ''}
-             GROUP BY b, ${cols}`,
+             GROUP BY b, ${cols} ${cluster(bucket)}`,
             params,
           );
         }
@@ -147,7 +157,7 @@ export async function rebuildRollups(
     );
     counts[r.table] = LEVELS.map((l) => rows.find((x) => Number(x.lvl) === l.lvl)?.n ?? 0);
   }
-  await exec(database, `ANALYZE ${ROLLUPS.map((r) => r.table).join(', ')}`);
+  if (rollups.length > 0) await exec(database, `ANALYZE ${rollups.map((r) => r.table).join(', ')}`);
   return counts;
 }
 

@@ -17,6 +17,16 @@ export async function query<T = SqlRow>(database: Database, text: string, params
   return res.rows as T[];
 }
 
+/** Rows as arrays of column values (no object per row). */
+export async function queryArrays(database: Database, text: string, params: unknown[] = []): Promise<unknown[][]> {
+  if (database.kind === 'pglite') {
+    const res = await database.pglite!.query<unknown[]>(text, params, { rowMode: 'array' });
+    return res.rows;
+  }
+  const res = await database.pool!.query({ text, values: params, rowMode: 'array' });
+  return res.rows as unknown[][];
+}
+
 /** Several statements without parameters (DDL, maintenance). */
 export async function exec(database: Database, text: string): Promise<void> {
   if (database.kind === 'pglite') await database.pglite!.exec(text);
@@ -50,6 +60,16 @@ export async function transaction<T>(database: Database, fn: (q: QueryFn) => Pro
 
 let cursorSeq = 0;
 
+export interface CursorOptions {
+  /** Rows as arrays of column values (no object per row). */
+  rowMode?: 'array';
+  /**
+   * Settings for the statement, as [name, value] (`SET LOCAL` inside the cursor's transaction on
+   * PostgreSQL; on PGlite set around the DECLARE, which runs the query, then reset).
+   */
+  settings?: [string, string][];
+}
+
 /**
  * Runs `text` through a server-side cursor and hands the rows over in batches. On PostgreSQL the
  * cursor lives in a transaction on a dedicated connection; on PGlite (one connection shared by
@@ -62,15 +82,23 @@ export async function withCursor<T = SqlRow>(
   params: unknown[],
   batchSize: number,
   onBatch: (rows: T[]) => Promise<boolean | void>,
+  options: CursorOptions = {},
 ): Promise<number> {
   const name = `bo_cur_${process.pid}_${++cursorSeq}`;
+  const settings = options.settings ?? [];
+  const rowMode = options.rowMode ? { rowMode: options.rowMode } : undefined;
   let total = 0;
   if (database.kind === 'pglite') {
     const pglite = database.pglite!;
-    await pglite.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params);
+    // The settings and the DECLARE in one transaction: WITH HOLD runs the whole query at its
+    // commit, so SET LOCAL covers it, and no other request sees the settings.
+    await pglite.transaction(async (tx) => {
+      for (const [k, v] of settings) await tx.query(`SELECT set_config($1, $2, true)`, [k, v]);
+      await tx.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params);
+    });
     try {
       for (;;) {
-        const res = await pglite.query<T>(`FETCH FORWARD ${batchSize} FROM ${name}`);
+        const res = await pglite.query<T>(`FETCH FORWARD ${batchSize} FROM ${name}`, [], rowMode);
         if (res.rows.length === 0) break;
         total += res.rows.length;
         if ((await onBatch(res.rows)) === false) break;
@@ -84,9 +112,10 @@ export async function withCursor<T = SqlRow>(
   const client: pg.PoolClient = await database.pool!.connect();
   try {
     await client.query('BEGIN READ ONLY');
+    for (const [k, v] of settings) await client.query(`SELECT set_config($1, $2, true)`, [k, v]);
     await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${text}`, params);
     for (;;) {
-      const res = await client.query(`FETCH FORWARD ${batchSize} FROM ${name}`);
+      const res = await client.query({ text: `FETCH FORWARD ${batchSize} FROM ${name}`, ...rowMode });
       if (res.rows.length === 0) break;
       total += res.rows.length;
       if ((await onBatch(res.rows as T[])) === false) break;

@@ -23,7 +23,15 @@ import {
   type ReportFilter,
   type TimeDimension,
 } from '@backoffice/core/reports';
-import { DIM_COLUMNS, FACT_TABLE, HOUR_MS, LEVEL_ORIGIN_MS, LEVELS, ROLLUPS, type RollupDef } from '../../reports-data/rollups.ts';
+import {
+  DIM_COLUMNS,
+  FACT_TABLE,
+  HOUR_MS,
+  LEVEL_ORIGIN_MS,
+  LEVELS,
+  ROLLUPS,
+  type RollupDef,
+} from '../../reports-data/rollups.ts';
 
 /** Metric sums (source columns). */
 const BASE_COLUMN: Record<BaseMetric, string> = {
@@ -137,7 +145,8 @@ export function planReport(spec: ReportSpec, stats: SourceStats | null): Plan {
       const bucketsInData = Math.max(1, hours / (LEVELS[s.lvl]!.ms / HOUR_MS));
       estimate += (rowsAtLevel / bucketsInData) * buckets;
     }
-    if (!best || estimate < best.estimatedRows) best = { table: source.table, isFact, segments, estimatedRows: estimate };
+    if (!best || estimate < best.estimatedRows)
+      best = { table: source.table, isFact, segments, estimatedRows: estimate };
   }
   return best!;
 }
@@ -158,7 +167,10 @@ function baseNeeds(metric: Metric): BaseMetric[] {
   const def = METRIC_DEFS[metric];
   if (def.difference) return [def.difference.minuend, def.difference.subtrahend];
   if (def.ratio) {
-    const num = def.ratio.numerator === 'margin' ? (['revenue', 'cost'] as BaseMetric[]) : [def.ratio.numerator as BaseMetric];
+    const num =
+      def.ratio.numerator === 'margin'
+        ? (['revenue', 'cost'] as BaseMetric[])
+        : [def.ratio.numerator as BaseMetric];
     return [...num, def.ratio.denominator];
   }
   return [metric as BaseMetric];
@@ -182,7 +194,10 @@ export function metricExpr(metric: Metric): { sortExpr: string; outExpr: string 
     return { sortExpr: e, outExpr: `round(${e} / 1000000.0, 6)::text` };
   }
   const r = def.ratio!;
-  const num = r.numerator === 'margin' ? `(${sumRef('revenue')} - ${sumRef('cost')})` : sumRef(r.numerator as BaseMetric);
+  const num =
+    r.numerator === 'margin'
+      ? `(${sumRef('revenue')} - ${sumRef('cost')})`
+      : sumRef(r.numerator as BaseMetric);
   const den = sumRef(r.denominator);
   // eCPM: revenue (micro-units) / impressions x 1000 / 1e6 = revenue / (impressions x 1000).
   const scaledDen = metric === 'ecpm' ? `(${den} * 1000.0)` : `${den}::numeric`;
@@ -204,11 +219,30 @@ interface BuildOptions {
   page?: { limit: number; offset: number };
   /** Export: rows only (no totals), no paging. */
   rowsOnly?: boolean;
+  /**
+   * With rowsOnly: one text column `line` per row, the row already written as a CSV line by the
+   * database (quoted where needed, exact decimals, no line end), so that an export only joins.
+   */
+  csvLine?: boolean;
+}
+
+/** A CSV field (RFC 4180): quoted only when it holds `"`, `,`, CR or LF. */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** The same for a text expression in SQL. */
+function csvQuoted(expr: string): string {
+  return `CASE WHEN ${expr} ~ '[",\r\n]' THEN '"' || replace(${expr}, '"', '""') || '"' ELSE ${expr} END`;
+}
+
+/** The date_trunc unit of a time dimension (its buckets are local to the report's zone). */
+export function timeUnit(dim: TimeDimension): 'hour' | 'day' | 'week' | 'month' {
+  return dim === 'hour' ? 'hour' : dim === 'day' ? 'day' : dim === 'week' ? 'week' : 'month';
 }
 
 function timeBucket(dim: TimeDimension, tzParam: string): string {
-  const unit = dim === 'hour' ? 'hour' : dim === 'day' ? 'day' : dim === 'week' ? 'week' : 'month';
-  return `date_trunc('${unit}', ts AT TIME ZONE ${tzParam})`;
+  return `date_trunc('${timeUnit(dim)}', ts AT TIME ZONE ${tzParam})`;
 }
 
 function timeLabel(dim: TimeDimension, col: string): string {
@@ -232,10 +266,16 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
     const col = DIM_COLUMNS[f.dimension];
     const p = params.add(ids);
     const type = isEnumDimension(f.dimension) ? 'int2' : 'int4';
-    filterSql.push(f.op === 'include' ? `${col} = ANY(${p}::${type}[])` : `NOT (${col} = ANY(${p}::${type}[]))`);
+    filterSql.push(
+      f.op === 'include' ? `${col} = ANY(${p}::${type}[])` : `NOT (${col} = ANY(${p}::${type}[]))`,
+    );
   }
   const srcCols = [
-    ...dims.map((d) => (isTimeDimension(d) ? `${timeBucket(d, tz)} AS "${d}"` : `${DIM_COLUMNS[d as FilterDimension]} AS "${d}"`)),
+    ...dims.map((d) =>
+      isTimeDimension(d)
+        ? `${timeBucket(d, tz)} AS "${d}"`
+        : `${DIM_COLUMNS[d as FilterDimension]} AS "${d}"`,
+    ),
     ...[...bases].map((b) => BASE_COLUMN[b]),
   ];
   if (srcCols.length === 0) srcCols.push('1 AS one');
@@ -248,39 +288,77 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
     ];
     return `SELECT ${srcCols.join(', ')} FROM ${plan.table} WHERE ${where.join(' AND ')}`;
   });
-  const src = parts.length > 0 ? parts.join('\n  UNION ALL\n  ') : `SELECT ${srcCols.join(', ')} FROM ${plan.table} WHERE false`;
+  const src =
+    parts.length > 0
+      ? parts.join('\n  UNION ALL\n  ')
+      : `SELECT ${srcCols.join(', ')} FROM ${plan.table} WHERE false`;
 
   const groupCols = dims.map((d) => `src."${d}"`);
   const sumCols = [...bases].map((b) => `sum(src.${BASE_COLUMN[b]}) AS s_${BASE_COLUMN[b]}`);
   const dimNames = dims.map((d) => `"${d}"`);
+  // An export names its entities before grouping (hash joins on the source rows, the name a
+  // trailing group key): the grouped rows then come out already in the dimensions' order, with no
+  // lookup per output row and no second sort of a million named rows.
+  const namesInGroup = !!opts.rowsOnly;
+  const groupJoins: string[] = [];
+  const groupNames: string[] = [];
 
   // Output columns.
   const joins: string[] = [];
   const outDims: string[] = [];
   const nullDims: string[] = [];
-  const sortable: Record<string, string> = {};
+  // Sort expressions are built when used: a parameter no statement uses would have no type.
+  const sortable: Record<string, () => string> = {};
   const dimKeys: string[] = [];
+  const once = <T>(f: () => T): (() => T) => {
+    let v: T | undefined;
+    return () => (v ??= f());
+  };
+  /** Text expressions of the CSV fields, in column order (NULL = empty field). */
+  const csvCells: string[] = [];
   for (const d of dims) {
     if (isTimeDimension(d)) {
       outDims.push(`${timeLabel(d, `g."${d}"`)} AS "${d}"`);
+      if (opts.csvLine) csvCells.push(timeLabel(d, `g."${d}"`));
       nullDims.push(`NULL::text AS "${d}"`);
-      sortable[d] = `g."${d}"`;
+      sortable[d] = () => `g."${d}"`;
       dimKeys.push(d);
     } else if (isEntityDimension(d)) {
       const alias = `e_${d}`;
-      joins.push(`LEFT JOIN ${ENTITY_TABLES[d]} ${alias} ON ${alias}.id = g."${d}"`);
-      const name =
+      let nameRef = `${alias}.name`;
+      if (namesInGroup) {
+        // The CSV form of each name is computed once per entity, not once per exported row
+        // (OFFSET 0 keeps the subquery from being pulled up into the per-row join).
+        const table = opts.csvLine
+          ? `(SELECT id, name, ${csvQuoted('name')} AS csv FROM ${ENTITY_TABLES[d]} OFFSET 0)`
+          : ENTITY_TABLES[d];
+        groupJoins.push(`LEFT JOIN ${table} ${alias} ON ${alias}.id = src."${d}"`);
+        // A CSV line needs the name only to sort by it (narrower rows to sort otherwise).
+        if (!opts.csvLine || spec.sort.some((x) => x.field === d)) groupNames.push(`${alias}.name AS "${d}__name"`);
+        if (opts.csvLine) groupNames.push(`${alias}.csv AS "${d}__csv"`);
+        nameRef = `g."${d}__name"`;
+      } else joins.push(`LEFT JOIN ${ENTITY_TABLES[d]} ${alias} ON ${alias}.id = g."${d}"`);
+      const name = once(() =>
         d === 'deal'
-          ? `CASE WHEN g."${d}" = ${OPEN_AUCTION_DEAL_ID} THEN ${params.add(opts.openAuctionLabel)}::text ELSE COALESCE(${alias}.name, '#' || g."${d}") END`
-          : `COALESCE(${alias}.name, '#' || g."${d}")`;
-      outDims.push(`${name} AS "${d}"`, `g."${d}"::int4 AS "${d}_id"`);
+          ? `CASE WHEN g."${d}" = ${OPEN_AUCTION_DEAL_ID} THEN ${params.add(opts.openAuctionLabel)}::text ELSE COALESCE(${nameRef}, '#' || g."${d}") END`
+          : `COALESCE(${nameRef}, '#' || g."${d}")`,
+      );
+      if (!opts.csvLine) outDims.push(`${name()} AS "${d}"`, `g."${d}"::int4 AS "${d}_id"`);
+      if (opts.csvLine) {
+        const csvName =
+          d === 'deal'
+            ? `CASE WHEN g."${d}" = ${OPEN_AUCTION_DEAL_ID} THEN ${params.add(csvField(opts.openAuctionLabel))}::text ELSE COALESCE(g."${d}__csv", '#' || g."${d}") END`
+            : `COALESCE(g."${d}__csv", '#' || g."${d}")`;
+        csvCells.push(csvName, `g."${d}"`);
+      }
       nullDims.push(`NULL::text AS "${d}"`, `NULL::int4 AS "${d}_id"`);
-      sortable[d] = `lower(${name})`;
+      sortable[d] = once(() => `lower(${name()})`);
       dimKeys.push(d, `${d}_id`);
     } else {
       const values = DIMENSION_DEFS[d].values!;
-      const label = `(${params.add([...values])}::text[])[g."${d}"]`;
-      outDims.push(`${label} AS "${d}"`);
+      const label = once(() => `(${params.add([...values])}::text[])[g."${d}"]`);
+      if (opts.csvLine) csvCells.push(`(${params.add(values.map(csvField))}::text[])[g."${d}"]`);
+      else outDims.push(`${label()} AS "${d}"`);
       nullDims.push(`NULL::text AS "${d}"`);
       sortable[d] = label;
       dimKeys.push(d);
@@ -290,13 +368,32 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
   for (const m of spec.metrics) {
     const { sortExpr, outExpr } = metricExpr(m);
     outMetrics.push(`${outExpr} AS "${m}"`);
-    sortable[m] = sortExpr;
+    // Counts as exact integers (not through float8); money and ratios are already decimal text.
+    if (opts.csvLine)
+      csvCells.push(
+        METRIC_DEFS[m].kind === 'count'
+          ? sortExpr
+          : m === 'revenue' || m === 'cost' || m === 'margin'
+            ? // Exactly round(x / 1e6, 6) for integer micro-units (scale 6), without a division.
+              `(${sortExpr} * 0.000001)`
+            : outExpr,
+      );
+    sortable[m] = () => sortExpr;
   }
 
   // Sort: what was asked, then every dimension (a stable order pages correctly).
   const timeDim = dims.find(isTimeDimension);
-  const requested = spec.sort.length > 0 ? spec.sort : timeDim ? [{ field: timeDim, dir: 'asc' as const }] : spec.metrics.length > 0 ? [{ field: spec.metrics[0]!, dir: 'desc' as const }] : [];
-  const order: string[] = requested.filter((s) => sortable[s.field]).map((s) => `${sortable[s.field]} ${s.dir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`);
+  const requested =
+    spec.sort.length > 0
+      ? spec.sort
+      : timeDim
+        ? [{ field: timeDim, dir: 'asc' as const }]
+        : spec.metrics.length > 0
+          ? [{ field: spec.metrics[0]!, dir: 'desc' as const }]
+          : [];
+  const order: string[] = requested
+    .filter((s) => sortable[s.field])
+    .map((s) => `${sortable[s.field]!()} ${s.dir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`);
   for (const d of dims) order.push(`g."${d}" ASC`);
   const orderBy = order.length > 0 ? `ORDER BY ${order.join(', ')}` : '';
 
@@ -306,13 +403,19 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
     text = `WITH src AS (\n  ${src}\n), g AS (SELECT ${[...sumCols, 'count(*) AS n_src'].join(', ')} FROM src)
 SELECT 0 AS part, ${outMetrics.join(', ')}, g.n_src::float8 AS total_rows FROM g`;
   } else if (opts.rowsOnly) {
-    text = `WITH src AS (\n  ${src}\n), g AS (SELECT ${[...groupCols, ...sumCols].join(', ')} FROM src GROUP BY ${dimNames.join(', ')})
-SELECT ${[...outDims, ...outMetrics].join(', ')} FROM g ${joins.join(' ')} ${orderBy}`;
+    const select = opts.csvLine
+      ? `concat(${csvCells.join(`, ',', `)}) AS line`
+      : [...outDims, ...outMetrics].join(', ');
+    const groupBy = [...groupCols, ...groupNames.map((n) => n.replace(/ AS .*$/, ''))];
+    text = `WITH src AS (\n  ${src}\n), g AS (SELECT ${[...groupCols, ...groupNames, ...sumCols].join(', ')} FROM src ${groupJoins.join(' ')} GROUP BY ${groupBy.join(', ')})
+SELECT ${select} FROM g ${joins.join(' ')} ${orderBy}`;
   } else {
     const page = opts.page ?? { limit: 100, offset: 0 };
     // Sort and cut the page on the grouped sums first (names joined only when sorting by them),
     // then format and name the page's rows only.
-    const sortJoins = joins.filter((j) => requested.some((r) => isEntityDimension(r.field) && j.includes(`e_${r.field} `)));
+    const sortJoins = joins.filter((j) =>
+      requested.some((r) => isEntityDimension(r.field) && j.includes(`e_${r.field} `)),
+    );
     text = `WITH src AS (\n  ${src}\n), g AS MATERIALIZED (
   SELECT ${[...groupCols, ...sumCols, `GROUPING(${dimNames.join(', ')}) AS gs`].join(', ')}
   FROM src GROUP BY GROUPING SETS ((${dimNames.join(', ')}), ())

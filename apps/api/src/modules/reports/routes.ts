@@ -25,15 +25,13 @@ import {
   type ReportColumn,
   type ReportExport,
   type ReportQuery,
-  type ReportRow,
 } from '@backoffice/core/reports';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { datasetRange, lookupValues, reportColumns, runReport, streamReport, toSpec } from './service.ts';
+import { datasetRange, lookupValues, reportColumns, runReport, streamReportCsv, streamReportValues, toSpec } from './service.ts';
 import { domainValidator } from './validation.ts';
 
 export const REPORTS_PERMISSION = { resource: '/v1/reports', action: 'read' } as const;
@@ -127,6 +125,9 @@ function exportHeader(columns: ReportColumn[], locale: Locale): { keys: string[]
   return { keys, titles, kinds };
 }
 
+/** Bytes an export may hold in its buffers before it waits for the client to read. */
+const EXPORT_BUFFER_BYTES = 4 * 1024 * 1024;
+
 async function exportReport(
   ctx: AppContext,
   request: FastifyRequest,
@@ -136,53 +137,82 @@ async function exportReport(
 ): Promise<FastifyReply> {
   const locale = localeOf(request);
   const spec = toSpec(def);
-  const { keys, titles, kinds } = exportHeader(reportColumns(spec), locale);
+  const { titles, kinds } = exportHeader(reportColumns(spec), locale);
   const stream = new PassThrough();
-  // The client went away: stop reading the cursor. (request.raw is already ended once the body
-  // was read, so only the response tells.)
+  // The client went away: stop reading. (request.raw is already ended once the body was read, so
+  // only the response tells.)
   let aborted = false;
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) aborted = true;
   });
-  const write = async (chunk: string | Buffer) => {
-    if (!stream.write(chunk)) await once(stream, 'drain');
+  /** Waits until the buffers are below `limit` bytes again (or the response is gone). */
+  const drained = async (limit: number) => {
+    while (!aborted && !stream.destroyed && stream.writableLength + stream.readableLength > limit) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stream.off('drain', done);
+          stream.off('close', done);
+          reply.raw.off('close', done);
+          clearTimeout(timer);
+          resolve();
+        };
+        // 'drain' fires when the writable side empties; the timer re-checks the readable side.
+        const timer = setTimeout(done, 50);
+        stream.once('drain', done);
+        stream.once('close', done);
+        reply.raw.once('close', done);
+      });
+    }
   };
 
-  // The first batch decides between 'Export empty' and a file; after it the answer streams.
+  // The first rows decide between 'Export empty' and a file; after them the answer streams.
   let started = false;
   let resolveFirst!: (hasRows: boolean) => void;
   const first = new Promise<boolean>((r) => (resolveFirst = r));
   let workbook: ExcelJS.stream.xlsx.WorkbookWriter | null = null;
   let sheet: ExcelJS.Worksheet | null = null;
-
-  const onBatch = async (rows: ReportRow[]): Promise<boolean> => {
-    if (!started) {
-      started = true;
-      resolveFirst(rows.length > 0);
-      if (rows.length === 0) return false;
-      if (format === 'csv') await write(`\uFEFF${titles.map(csvCell).join(',')}\r\n`);
-      else {
-        workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
-        sheet = workbook.addWorksheet('DataViewer');
-        sheet.addRow(titles).commit();
-      }
+  const start = (): void => {
+    started = true;
+    resolveFirst(true);
+    if (format === 'csv') stream.write(`\uFEFF${titles.map(csvCell).join(',')}\r\n`);
+    else {
+      workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+      sheet = workbook.addWorksheet('DataViewer');
+      sheet.addRow(titles).commit();
     }
-    if (aborted) return false;
-    if (format === 'csv') {
-      let out = '';
-      for (const r of rows) out += `${keys.map((k) => csvCell(r[k] ?? null)).join(',')}\r\n`;
-      await write(out);
-    } else {
-      for (const r of rows) {
-        // Spreadsheet cells are numbers so that people can add them up; the CSV keeps exact decimals.
-        sheet!.addRow(keys.map((k, i) => (kinds[i] === 'text' || r[k] === null ? r[k] : Number(r[k])))).commit();
-      }
-      await new Promise((r) => setImmediate(r));
-    }
-    return true;
   };
 
-  const done = streamReport(ctx.database, spec, locale, onBatch, 20_000).then(
+  // CSV: the database writes the lines (exact decimal strings), chunk by chunk; this only passes
+  // them on, waiting for the client between chunks.
+  const onCsv = async (text: string): Promise<boolean> => {
+    if (aborted) return false;
+    if (!started) start();
+    stream.write(text);
+    await drained(EXPORT_BUFFER_BYTES);
+    return !aborted;
+  };
+  // XLSX: spreadsheet cells are numbers so that people can add them up (the CSV keeps exact
+  // decimals). ExcelJS ignores back-pressure, so the buffers are checked after each batch.
+  const onValues = async (rows: unknown[][]): Promise<boolean> => {
+    if (aborted) return false;
+    if (rows.length === 0) return true;
+    if (!started) start();
+    for (const r of rows) {
+      const cells = new Array<unknown>(r.length);
+      for (let i = 0; i < r.length; i++) cells[i] = kinds[i] === 'text' || r[i] === null ? r[i] : Number(r[i]);
+      sheet!.addRow(cells).commit();
+    }
+    // Let the writer's zip stream deflate what was committed before measuring the buffers.
+    await new Promise((r) => setImmediate(r));
+    await drained(EXPORT_BUFFER_BYTES);
+    return !aborted;
+  };
+
+  const done = (
+    format === 'csv'
+      ? streamReportCsv(ctx.database, spec, locale, onCsv)
+      : streamReportValues(ctx.database, spec, locale, onValues)
+  ).then(
     async () => {
       if (!started) resolveFirst(false);
       if (workbook) {

@@ -17,8 +17,18 @@ import {
 } from '@backoffice/core/reports';
 import type { Database } from '../../db/client.ts';
 import { HOUR_MS } from '../../reports-data/rollups.ts';
-import { query, withCursor, type SqlRow } from '../../reports-data/sql.ts';
-import { buildReportSql, ENTITY_TABLES, planReport, type ReportSpec, type SourceStats } from './engine.ts';
+import { query, queryArrays, withCursor, type SqlRow } from '../../reports-data/sql.ts';
+import {
+  buildReportSql,
+  csvField,
+  ENTITY_TABLES,
+  planReport,
+  timeUnit,
+  type BuiltQuery,
+  type Plan,
+  type ReportSpec,
+  type SourceStats,
+} from './engine.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Planner statistics (row counts per rollup level), cached briefly per database.
@@ -119,7 +129,7 @@ export async function runReport(
 }
 
 /**
- * Streams every row of a report (no paging) in batches through a server-side cursor.
+ * Streams every row of a report (no paging) in batches (see streamReportValues).
  * Resolves to the number of rows; `onBatch` returning false stops.
  */
 export async function streamReport(
@@ -129,17 +139,218 @@ export async function streamReport(
   onBatch: (rows: ReportRow[], keys: string[]) => Promise<boolean | void>,
   batchSize = 5000,
 ): Promise<number> {
-  const plan = planReport(spec, await sourceStats(database));
-  const built = buildReportSql(spec, plan, { openAuctionLabel: translate(locale, 'report.deal.open_auction'), rowsOnly: true });
-  const keys = [...built.dimKeys, ...(spec.metrics as string[])];
+  return streamReportValues(
+    database,
+    spec,
+    locale,
+    (rows, keys) =>
+      onBatch(
+        rows.map((r) => pickRow(Object.fromEntries(keys.map((k, i) => [k, r[i]])), keys)),
+        keys,
+      ),
+    { batchSize },
+  );
+}
+
+/** Per-statement settings of export queries: JIT compiling never pays off for a streamed scan. */
+const EXPORT_SETTINGS: [string, string][] = [['jit', 'off']];
+
+/** Estimated source rows per export chunk (a chunk is one statement and one string in memory). */
+export const EXPORT_CHUNK_ROWS = 20_000;
+/** A time bucket estimated above this cannot be a chunk on its own: the export uses a cursor. */
+const EXPORT_CHUNK_MAX_ROWS = 200_000;
+
+/**
+ * Splits an export into time chunks that give the same rows in the same order as the whole
+ * statement, or null when the order does not start with the time dimension (or a single time
+ * bucket is too big). A chunk boundary is an hour where the report's time bucket changes (local
+ * to the report's zone, DST included, computed by the database with the report's own expression),
+ * so that no bucket is split between two chunks; chunks come in the time sort's direction.
+ */
+export async function exportChunks(
+  database: Database,
+  spec: ReportSpec,
+  estimatedRows: number,
+  chunkRows = EXPORT_CHUNK_ROWS,
+): Promise<{ startMs: number; endMs: number }[] | null> {
+  const timeDim = spec.dimensions.find(isTimeDimension);
+  if (!timeDim) return null;
+  const first = spec.sort[0] ?? { field: timeDim, dir: 'asc' as const };
+  if (first.field !== timeDim) return null;
+  const fromMs = Math.floor(spec.startMs / HOUR_MS) * HOUR_MS;
+  const toMs = Math.ceil(spec.endMs / HOUR_MS) * HOUR_MS;
+  const hours = Math.max(1, (toMs - fromMs) / HOUR_MS);
+  const perHour = estimatedRows / hours;
+  let chunks: { startMs: number; endMs: number }[];
+  if (estimatedRows <= chunkRows) chunks = [{ startMs: spec.startMs, endMs: spec.endMs }];
+  else {
+    const unit = timeUnit(timeDim);
+    const starts = await query<{ ms: number }>(
+      database,
+      `SELECT (extract(epoch FROM h) * 1000)::float8 AS ms
+       FROM generate_series($1::timestamptz + interval '1 hour', $2::timestamptz - interval '1 hour', interval '1 hour') h
+       WHERE date_trunc('${unit}', h AT TIME ZONE $3::text) <> date_trunc('${unit}', (h - interval '1 hour') AT TIME ZONE $3::text)
+       ORDER BY h`,
+      [new Date(fromMs).toISOString(), new Date(toMs).toISOString(), spec.timezone],
+    );
+    const bounds = [...starts.map((r) => Number(r.ms)), toMs];
+    chunks = [];
+    let start = fromMs;
+    let prev = fromMs;
+    for (const b of bounds) {
+      // Cut before this bucket when it would make the chunk too big.
+      if (prev > start && (b - start) / HOUR_MS * perHour > chunkRows) {
+        chunks.push({ startMs: start, endMs: prev });
+        start = prev;
+      }
+      if (((b - prev) / HOUR_MS) * perHour > EXPORT_CHUNK_MAX_ROWS) return null;
+      prev = b;
+    }
+    chunks.push({ startMs: start, endMs: toMs });
+    // The first and last chunks keep the report's own (possibly not hour-aligned) ends.
+    chunks[0]!.startMs = spec.startMs;
+    chunks[chunks.length - 1]!.endMs = spec.endMs;
+  }
+  return first.dir === 'desc' ? chunks.reverse() : chunks;
+}
+
+export interface ExportOptions {
+  /** Estimated source rows per time chunk; null: never chunk (one cursor). For tests and the bench. */
+  chunkRows?: number | null;
+  /** Rows per cursor fetch when the export does not go by time chunks. */
+  batchSize?: number;
+}
+
+/**
+ * Runs an export one time chunk at a time (one statement each, the next one asked for while the
+ * current one is handed over, so the database works meanwhile), or through one cursor when the
+ * report cannot be cut by time. Memory holds at most two chunks (or one cursor batch).
+ */
+async function runExport<R>(
+  database: Database,
+  spec: ReportSpec,
+  stats: SourceStats | null,
+  opts: ExportOptions,
+  build: (part: ReportSpec, plan: Plan) => BuiltQuery,
+  chunk: (built: BuiltQuery) => Promise<{ n: number; value: R }>,
+  cursorRows: (built: BuiltQuery, onBatch: (rows: unknown[][]) => Promise<boolean | void>) => Promise<number>,
+  onCursorBatch: (rows: unknown[][]) => Promise<boolean | void>,
+  onChunk: (value: R, n: number) => Promise<boolean | void>,
+): Promise<number> {
+  const plan = planReport(spec, stats);
+  const chunks = opts.chunkRows === null ? null : await exportChunks(database, spec, plan.estimatedRows, opts.chunkRows);
+  if (!chunks) return cursorRows(build(spec, plan), onCursorBatch);
+  const run = (c: { startMs: number; endMs: number }) => {
+    const part = { ...spec, startMs: c.startMs, endMs: c.endMs };
+    return chunk(build(part, planReport(part, stats)));
+  };
+  let total = 0;
+  let next: Promise<{ n: number; value: R }> | null = run(chunks[0]!);
+  for (let i = 0; i < chunks.length; i++) {
+    const cur = await next!;
+    next = i + 1 < chunks.length ? run(chunks[i + 1]!) : null;
+    if (cur.n === 0) continue;
+    total += cur.n;
+    if ((await onChunk(cur.value, cur.n)) === false) {
+      // Stopped (the client went away): let the statement already asked for end quietly.
+      await next?.catch(() => undefined);
+      break;
+    }
+  }
+  return total;
+}
+
+/**
+ * Streams every row of a report, each row as an array of its values in `keys` order (no object
+ * per row): what the XLSX export writes. Time chunks or a cursor (see runExport).
+ */
+export async function streamReportValues(
+  database: Database,
+  spec: ReportSpec,
+  locale: Locale,
+  onBatch: (rows: unknown[][], keys: string[]) => Promise<boolean | void>,
+  opts: ExportOptions = {},
+): Promise<number> {
+  const stats = await sourceStats(database);
+  const openAuctionLabel = translate(locale, 'report.deal.open_auction');
+  const build = (part: ReportSpec, plan: Plan) => buildReportSql(part, plan, { openAuctionLabel, rowsOnly: true });
+  const keys = [...build(spec, planReport(spec, stats)).dimKeys, ...(spec.metrics as string[])];
   if (spec.dimensions.length === 0) {
+    const built = build(spec, planReport(spec, stats));
     const rows = await query(database, built.text, built.params);
     const only = rows[0];
     if (!only || Number(only.total_rows ?? 0) === 0) return 0;
-    await onBatch([pickRow(only, keys)], keys);
+    await onBatch([keys.map((k) => only[k] ?? null)], keys);
     return 1;
   }
-  return withCursor(database, built.text, built.params, batchSize, (rows) => onBatch(rows.map((r) => pickRow(r, keys)), keys));
+  return runExport<unknown[][]>(
+    database,
+    spec,
+    stats,
+    opts,
+    build,
+    async (built) => {
+      const rows = await queryArrays(database, built.text, built.params);
+      return { n: rows.length, value: rows };
+    },
+    (built, onRows) =>
+      withCursor<unknown[]>(database, built.text, built.params, opts.batchSize ?? 5000, onRows, {
+        rowMode: 'array',
+        settings: EXPORT_SETTINGS,
+      }),
+    (rows) => onBatch(rows, keys),
+    (rows) => onBatch(rows, keys),
+  );
+}
+
+/**
+ * Streams a report as CSV text (lines ending in CRLF, no header), written by the database: each
+ * time chunk answers its lines as one string (the report's own sort feeding string_agg), else a
+ * cursor of lines. `onChunk` gets non-empty text only; false stops. Resolves to the number of rows.
+ */
+export async function streamReportCsv(
+  database: Database,
+  spec: ReportSpec,
+  locale: Locale,
+  onChunk: (text: string, rows: number) => Promise<boolean | void>,
+  opts: ExportOptions = {},
+): Promise<number> {
+  if (spec.dimensions.length === 0) {
+    // Metrics only: at most one row.
+    return streamReportValues(database, spec, locale, async (batch) => {
+      const line = batch[0]!.map((v) => (v === null || v === undefined ? '' : csvField(String(v)))).join(',');
+      return onChunk(`${line}\r\n`, 1);
+    });
+  }
+  const stats = await sourceStats(database);
+  const openAuctionLabel = translate(locale, 'report.deal.open_auction');
+  return runExport<string>(
+    database,
+    spec,
+    stats,
+    opts,
+    (part, plan) => buildReportSql(part, plan, { openAuctionLabel, rowsOnly: true, csvLine: true }),
+    async (built) => {
+      const rows = await query<{ n: number; text: string | null }>(
+        database,
+        `SELECT count(*)::int4 AS n, string_agg(x.line, E'\r\n') AS text FROM (${built.text}) x`,
+        built.params,
+      );
+      const n = Number(rows[0]?.n ?? 0);
+      return { n, value: n > 0 ? `${rows[0]!.text}\r\n` : '' };
+    },
+    (built, onRows) =>
+      withCursor<unknown[]>(database, built.text, built.params, opts.batchSize ?? 10_000, onRows, {
+        rowMode: 'array',
+        settings: EXPORT_SETTINGS,
+      }),
+    async (rows) => {
+      let text = '';
+      for (const r of rows) text += `${r[0] as string}\r\n`;
+      return onChunk(text, rows.length);
+    },
+    onChunk,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
