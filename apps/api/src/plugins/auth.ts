@@ -57,6 +57,9 @@ export interface TokenClaims {
 export interface TokenService {
   sign(userId: number, opts: { remember?: boolean; simulatedBy?: number | null; ttlSec?: number }): Promise<{ token: string; exp: number }>;
   verify(token: string): Promise<TokenClaims & { exp: number }>;
+  /** The claims of a token this service already verified, without a promise; undefined when it has
+   * not seen the token; throws auth.token_expired once it has expired. */
+  verifiedClaims(token: string): (TokenClaims & { exp: number }) | undefined;
 }
 
 /** The JWT secret: JWT_SECRET, else one generated once and shared by every instance through the database. */
@@ -76,6 +79,14 @@ export function createTokenService(secret: Uint8Array, ttl: { normal: number; re
   // expires: every request of a session pays the HMAC check once, not on every call (the expiry
   // is still checked on every call, and who the user is comes from the identity cache).
   const verified = new Map<string, TokenClaims & { exp: number }>();
+  const verifiedClaims = (token: string): (TokenClaims & { exp: number }) | undefined => {
+    const known = verified.get(token);
+    if (known && known.exp <= Math.floor(Date.now() / 1000)) {
+      verified.delete(token);
+      throw unauthorized('auth.token_expired');
+    }
+    return known;
+  };
   return {
     async sign(userId, opts) {
       const now = Math.floor(Date.now() / 1000);
@@ -91,15 +102,10 @@ export function createTokenService(secret: Uint8Array, ttl: { normal: number; re
         .sign(secret);
       return { token, exp };
     },
+    verifiedClaims,
     async verify(token) {
-      const known = verified.get(token);
-      if (known) {
-        if (known.exp <= Math.floor(Date.now() / 1000)) {
-          verified.delete(token);
-          throw unauthorized('auth.token_expired');
-        }
-        return known;
-      }
+      const known = verifiedClaims(token);
+      if (known) return known;
       try {
         const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
         if (typeof payload.sub !== 'string' || !/^\d+$/.test(payload.sub) || typeof payload.exp !== 'number') {
@@ -155,19 +161,31 @@ export async function loadCallerIdentity(
  * request costs no query. The database stays the source of truth: a role or ACL change, or a
  * disabled account, takes effect on every instance within that time.
  */
-const identityCache = new Map<string, { at: number; identity: Awaited<ReturnType<typeof loadCallerIdentity>> }>();
+const identityCache = new Map<string, { at: number; identity: CallerIdentity }>();
 
-async function cachedIdentity(database: Database, userId: number, ttlMs: number) {
+function identityKey(database: Database, userId: number): string {
+  return `${identityCacheScope.get(database) ?? ''}:${userId}`;
+}
+
+/** A cached identity still fresh, without a promise (undefined when it must be read). */
+function peekIdentity(database: Database, userId: number, ttlMs: number): CallerIdentity | undefined {
+  if (ttlMs <= 0) return undefined;
+  const hit = identityCache.get(identityKey(database, userId));
+  return hit && Date.now() - hit.at < ttlMs ? hit.identity : undefined;
+}
+
+async function cachedIdentity(database: Database, userId: number, ttlMs: number): Promise<CallerIdentity> {
   if (ttlMs <= 0) return loadCallerIdentity(database, userId);
-  const key = `${database.kind}:${userId}:${identityCacheScope.get(database) ?? ''}`;
+  const hit = peekIdentity(database, userId, ttlMs);
+  if (hit !== undefined) return hit;
   const now = Date.now();
-  const hit = identityCache.get(key);
-  if (hit && now - hit.at < ttlMs) return hit.identity;
   const identity = await loadCallerIdentity(database, userId);
   if (identityCache.size > 10_000) identityCache.clear();
-  identityCache.set(key, { at: now, identity });
+  identityCache.set(identityKey(database, userId), { at: now, identity });
   return identity;
 }
+
+type CallerIdentity = Awaited<ReturnType<typeof loadCallerIdentity>>;
 
 /** Each database object gets its own cache scope (tests run several apps in one process). */
 const identityCacheScope = new WeakMap<Database, string>();
@@ -181,8 +199,11 @@ export function invalidateIdentityCache(): void {
 function bearer(request: FastifyRequest): string | null {
   const h = request.headers.authorization;
   if (!h) return null;
-  const m = /^Bearer\s+(.+)$/i.exec(h.trim());
-  return m ? m[1]!.trim() : null;
+  const value = h.trim();
+  // "Bearer" (any case), then white space, then the token.
+  if (value.length < 8 || value.slice(0, 6).toLowerCase() !== 'bearer' || !/\s/.test(value[6]!)) return null;
+  const token = value.slice(7).trim();
+  return token === '' ? null : token;
 }
 
 export function registerAuth(app: FastifyInstance, database: Database, tokens: TokenService, identityTtlMs = 0): void {
@@ -198,24 +219,49 @@ export function registerAuth(app: FastifyInstance, database: Database, tokens: T
     }
   });
 
-  app.addHook('preValidation', async (request) => {
-    const auth = request.routeOptions.config?.auth;
-    if (!auth || 'public' in auth) {
-      // Public routes still learn who is calling when a valid token is present (not required).
-      return;
-    }
-    const token = bearer(request);
-    if (!token) throw unauthorized('auth.token_missing');
-    const claims = await tokens.verify(token);
-    const identity = await cachedIdentity(database, Number(claims.sub), identityTtlMs);
+  /** The Caller built for a token's claims from an identity; reused while the identity is the same. */
+  const callers = new WeakMap<object, { identity: object; caller: Caller }>();
+  const callerOfClaims = (claims: TokenClaims & { exp: number }, identity: NonNullable<CallerIdentity>): Caller => {
+    const known = callers.get(claims);
+    if (known && known.identity === identity) return known.caller;
+    const caller: Caller = { ...identity, simulatedBy: claims.sim ?? null, remember: claims.rem === true, exp: claims.exp };
+    callers.set(claims, { identity, caller });
+    return caller;
+  };
+
+  const authorise = (request: FastifyRequest, auth: Exclude<RouteAuth, { public: true }>, identity: CallerIdentity, claims: TokenClaims & { exp: number }) => {
     if (!identity) throw unauthorized('auth.token_invalid');
-    request.caller = { ...identity, simulatedBy: claims.sim ?? null, remember: claims.rem === true, exp: claims.exp };
+    request.caller = callerOfClaims(claims, identity);
     if ('authenticated' in auth) return;
     if ('admin' in auth) {
       if (!isAdmin(identity.roles)) throw forbidden('admin.only');
       return;
     }
     if (!isAllowed(request.caller, auth.permission)) throw forbidden('auth.forbidden');
+  };
+
+  // A callback hook rather than an async one: a signed-in request whose token and identity are
+  // cached (nearly all of them) is authorised without a promise.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const auth = request.routeOptions.config?.auth;
+    // Public routes need nothing.
+    if (!auth || 'public' in auth) return done();
+    try {
+      const token = bearer(request);
+      if (!token) throw unauthorized('auth.token_missing');
+      const claims = tokens.verifiedClaims(token);
+      const identity = claims ? peekIdentity(database, Number(claims.sub), identityTtlMs) : undefined;
+      if (claims && identity !== undefined) {
+        authorise(request, auth, identity, claims);
+        return done();
+      }
+      void (async () => {
+        const verified = claims ?? (await tokens.verify(token));
+        authorise(request, auth, await cachedIdentity(database, Number(verified.sub), identityTtlMs), verified);
+      })().then(() => done(), (err: Error) => done(err));
+    } catch (err) {
+      done(err as Error);
+    }
   });
 }
 

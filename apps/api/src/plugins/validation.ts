@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
+import { noQuerySchema } from '@backoffice/core/schemas/envelope';
 
 function isZod(schema: unknown): schema is z.ZodType {
   return typeof schema === 'object' && schema !== null && typeof (schema as z.ZodType).safeParse === 'function';
@@ -43,10 +44,18 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[]): Record<stri
   return out;
 }
 
+function isEmptyObject(value: object): boolean {
+  for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) return false;
+  return true;
+}
+
 export function registerZodValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (!isZod(schema)) return () => ({ value: undefined });
+    // "No query parameters" (most GET routes): an empty query needs no parse.
+    const empty = schema === noQuerySchema;
     return (data: unknown) => {
+      if (empty && data !== null && typeof data === 'object' && isEmptyObject(data)) return { value: {} };
       // reportInput: issues carry the input, so a wrong type is told apart from a missing field.
       const result = schema.safeParse(data, { reportInput: true });
       if (result.success) return { value: result.data };

@@ -25,7 +25,7 @@ export const MENU_CACHE_MS = 10_000;
  * the same table and the worst case is a menu change showing up 10 s late).
  */
 export function createMenuService(ctx: AppContext) {
-  let cached: { entries: MenuEntry[]; at: number; trees: Map<string, MenuTree> } | null = null;
+  let cached: { entries: MenuEntry[]; signature: string; at: number; trees: Map<string, MenuTree> } | null = null;
   let loading: Promise<MenuEntry[]> | null = null;
   const MAX_TREES = 500;
 
@@ -33,7 +33,10 @@ export function createMenuService(ctx: AppContext) {
     if (cached && Date.now() - cached.at < MENU_CACHE_MS) return cached;
     loading ??= listMenuEntries(ctx.database.db).finally(() => (loading = null));
     const list = await loading;
-    if (!cached || cached.entries !== list) cached = { entries: list, at: Date.now(), trees: new Map() };
+    // The built trees (and their serialised, compressed bodies) stay while the table is unchanged.
+    const signature = JSON.stringify(list);
+    if (cached && cached.signature === signature) cached.at = Date.now();
+    else cached = { entries: list, signature, at: Date.now(), trees: new Map() };
     return cached;
   }
 
@@ -73,9 +76,22 @@ export function createMenuService(ctx: AppContext) {
 
 export type MenuEncoding = 'br' | 'gzip' | 'identity';
 
+/** Accept-Encoding values seen lately and their answer (clients send a handful of distinct ones). */
+const encodings = new Map<string, MenuEncoding>();
+
 /** The best encoding of the menu a client accepts (Accept-Encoding; q=0 refuses one). */
 export function menuEncoding(acceptEncoding: string | undefined): MenuEncoding {
   if (!acceptEncoding) return 'identity';
+  let known = encodings.get(acceptEncoding);
+  if (known === undefined) {
+    known = parseMenuEncoding(acceptEncoding);
+    if (encodings.size >= 100) encodings.clear();
+    encodings.set(acceptEncoding, known);
+  }
+  return known;
+}
+
+function parseMenuEncoding(acceptEncoding: string): MenuEncoding {
   const accepted = new Set<string>();
   for (const part of acceptEncoding.toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';');
