@@ -7,7 +7,7 @@
  */
 import { ok } from '@backoffice/core/envelope';
 import { exportFileName } from '@backoffice/core/export-name';
-import { localeFromAcceptLanguage, translate, type Locale } from '@backoffice/core/i18n/catalogues';
+import { localeFromAcceptLanguage, type Locale } from '@backoffice/core/i18n/catalogues';
 import {
   DIMENSION_DEFS,
   DIMENSIONS,
@@ -22,16 +22,15 @@ import {
   reportExportSchema,
   reportQuerySchema,
   type FilterDimension,
-  type ReportColumn,
   type ReportExport,
   type ReportQuery,
 } from '@backoffice/core/reports';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { datasetRange, lookupValues, reportColumns, runReport, streamReportCsv, streamReportValues, toSpec } from './service.ts';
+import { writeReportExport } from './export-writer.ts';
+import { datasetRange, lookupValues, runReport, toSpec } from './service.ts';
 import { domainValidator } from './validation.ts';
 
 export const REPORTS_PERMISSION = { resource: '/v1/reports', action: 'read' } as const;
@@ -101,30 +100,6 @@ export async function reportsRoutes(app: FastifyInstance, ctx: AppContext): Prom
 // ---------------------------------------------------------------------------------------------
 // Export
 
-function csvCell(v: string | number | null): string {
-  if (v === null) return '';
-  const s = String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** Export columns: entity dimensions get their name and their id. */
-function exportHeader(columns: ReportColumn[], locale: Locale): { keys: string[]; titles: string[]; kinds: string[] } {
-  const keys: string[] = [];
-  const titles: string[] = [];
-  const kinds: string[] = [];
-  for (const c of columns) {
-    keys.push(c.key);
-    titles.push(translate(locale, c.label));
-    kinds.push(c.kind === 'metric' ? c.type : 'text');
-    if (c.idKey) {
-      keys.push(c.idKey);
-      titles.push(`${translate(locale, c.label)} ID`);
-      kinds.push('count');
-    }
-  }
-  return { keys, titles, kinds };
-}
-
 /** Bytes an export may hold in its buffers before it waits for the client to read. */
 const EXPORT_BUFFER_BYTES = 4 * 1024 * 1024;
 
@@ -137,7 +112,6 @@ async function exportReport(
 ): Promise<FastifyReply> {
   const locale = localeOf(request);
   const spec = toSpec(def);
-  const { titles, kinds } = exportHeader(reportColumns(spec), locale);
   const stream = new PassThrough();
   // The client went away: stop reading. (request.raw is already ended once the body was read, so
   // only the response tells.)
@@ -169,56 +143,20 @@ async function exportReport(
   let started = false;
   let resolveFirst!: (hasRows: boolean) => void;
   const first = new Promise<boolean>((r) => (resolveFirst = r));
-  let workbook: ExcelJS.stream.xlsx.WorkbookWriter | null = null;
-  let sheet: ExcelJS.Worksheet | null = null;
-  const start = (): void => {
-    started = true;
-    resolveFirst(true);
-    if (format === 'csv') stream.write(`\uFEFF${titles.map(csvCell).join(',')}\r\n`);
-    else {
-      workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
-      sheet = workbook.addWorksheet('DataViewer');
-      sheet.addRow(titles).commit();
-    }
-  };
-
-  // CSV: the database writes the lines (exact decimal strings), chunk by chunk; this only passes
-  // them on, waiting for the client between chunks.
-  const onCsv = async (text: string): Promise<boolean> => {
-    if (aborted) return false;
-    if (!started) start();
-    stream.write(text);
-    await drained(EXPORT_BUFFER_BYTES);
-    return !aborted;
-  };
-  // XLSX: spreadsheet cells are numbers so that people can add them up (the CSV keeps exact
-  // decimals). ExcelJS ignores back-pressure, so the buffers are checked after each batch.
-  const onValues = async (rows: unknown[][]): Promise<boolean> => {
-    if (aborted) return false;
-    if (rows.length === 0) return true;
-    if (!started) start();
-    for (const r of rows) {
-      const cells = new Array<unknown>(r.length);
-      for (let i = 0; i < r.length; i++) cells[i] = kinds[i] === 'text' || r[i] === null ? r[i] : Number(r[i]);
-      sheet!.addRow(cells).commit();
-    }
-    // Let the writer's zip stream deflate what was committed before measuring the buffers.
-    await new Promise((r) => setImmediate(r));
-    await drained(EXPORT_BUFFER_BYTES);
-    return !aborted;
-  };
-
-  const done = (
-    format === 'csv'
-      ? streamReportCsv(ctx.database, spec, locale, onCsv)
-      : streamReportValues(ctx.database, spec, locale, onValues)
-  ).then(
-    async () => {
+  const done = writeReportExport(ctx.database, spec, locale, format, {
+    stream,
+    onStart: () => {
+      started = true;
+      resolveFirst(true);
+    },
+    flow: async () => {
+      await drained(EXPORT_BUFFER_BYTES);
+      return !aborted;
+    },
+    stopped: () => aborted,
+  }).then(
+    () => {
       if (!started) resolveFirst(false);
-      if (workbook) {
-        sheet!.commit();
-        await (workbook as ExcelJS.stream.xlsx.WorkbookWriter).commit();
-      } else stream.end();
     },
     (err: unknown) => {
       if (!started) {
