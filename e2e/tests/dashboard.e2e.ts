@@ -71,8 +71,9 @@ describe('dashboard', () => {
       expect(await page.getByTestId('tile-margin_pct').getByTestId('tile-today').textContent()).toMatch(/^-?\d+\.\d{2}%$/);
       expect(await page.getByTestId('tile-impressions').getByTestId('tile-today').textContent()).toMatch(/^\d{1,3}(,\d{3})+$/);
       // Deltas say their direction in words, not only in colour.
-      expect(await revenue.locator('[aria-label^="vs yesterday: "]').getAttribute('aria-label')).toMatch(/^vs yesterday: (up \+|down \u2212|unchanged )\d+\.\d%$/);
-      expect(await page.getByTestId('tile-margin_pct').locator('[aria-label^="vs yesterday: "]').getAttribute('aria-label')).toMatch(/percentage points$/);
+      const spoken = (tile: string) => page.getByTestId(tile).locator('.bo-dash-delta .bo-visually-hidden').first().textContent();
+      expect(await spoken('tile-revenue')).toMatch(/^vs yesterday: (up \+|down \u2212|unchanged )\d+\.\d%$/);
+      expect(await spoken('tile-margin_pct')).toMatch(/percentage points$/);
       expect(await page.getByTestId('as-of').textContent()).toMatch(/^Today until \d{2}:00$/);
       expect(await page.getByTestId('money-hidden').count()).toBe(0);
 

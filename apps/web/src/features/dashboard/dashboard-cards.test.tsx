@@ -14,11 +14,12 @@ describe('dashboard cards', () => {
     expect(within(card).getByRole('heading', { name: 'Revenue' })).toBeTruthy();
     expect(within(card).getByTestId('tile-today').textContent).toBe('$81,234.12');
     expect(within(card).getByTestId('tile-yesterday').textContent).toBe('$90,211.50');
-    const down = within(card).getByLabelText('vs yesterday: down \u221210.0%');
+    // Screen readers read the whole change; the chip shows the arrow and the signed figure.
+    const down = within(card).getByText('vs yesterday: down \u221210.0%').closest('.bo-dash-delta')!;
     expect(down.getAttribute('data-direction')).toBe('down');
-    expect(down.textContent).toBe('\u221210.0%');
+    expect(down.querySelector(':scope > span:not(.anticon):not(.bo-visually-hidden)')!.textContent).toBe('\u221210.0%');
     expect(down.querySelector('.anticon-arrow-down')).not.toBeNull();
-    expect(within(card).getByLabelText('vs last week: nothing to compare with').textContent).toBe('—');
+    expect(within(card).getByText('vs last week: nothing to compare with').closest('.bo-dash-delta')!.querySelector(':scope > span:not(.anticon):not(.bo-visually-hidden)')!.textContent).toBe('—');
   });
 
   it('speaks Spanish, margin % in percentage points', async () => {
@@ -27,8 +28,8 @@ describe('dashboard cards', () => {
     render(<DashboardTileCard tile={tile} currency="USD" locale="es" />);
     const card = screen.getByTestId('tile-margin_pct');
     expect(within(card).getByTestId('tile-today').textContent).toBe('25,34\u00a0%');
-    expect(within(card).getByLabelText('frente a ayer: sube +1,2 puntos porcentuales')).toBeTruthy();
-    expect(within(card).getByLabelText('frente a la semana pasada: baja \u22120,7 puntos porcentuales')).toBeTruthy();
+    expect(within(card).getByText('frente a ayer: sube +1,2 puntos porcentuales')).toBeTruthy();
+    expect(within(card).getByText('frente a la semana pasada: baja \u22120,7 puntos porcentuales')).toBeTruthy();
   });
 
   it('links top rows to the DataViewer only when the person may open it, money columns only with money', () => {
