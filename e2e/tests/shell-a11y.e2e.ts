@@ -1,4 +1,4 @@
-/** Accessibility pass (axe-core): no serious or critical violations on sign-in, shell, forbidden and crash, both themes. */
+/** Accessibility pass (axe-core): no serious or critical violations on sign-in, shell (dashboard), forbidden, crash, DataViewer and QPS graph, both themes. */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Result } from 'axe-core';
@@ -74,6 +74,19 @@ describe.each(['light', 'dark'] as const)('accessibility, %s theme', (theme) => 
       await page.goto('/en/__test__/crash');
       await page.getByTestId('crash-screen').waitFor();
       await expectNoSeriousViolations(page, 'crash');
+    });
+  });
+
+  it('report screens with results: DataViewer (table and chart) and QPS graph', async () => {
+    await withPage(browser, { viewport: { width: 1440, height: 1000 } }, async (page) => {
+      await signIn(page, DEMO.admin, { via: 'api', theme });
+      await page.goto('/en/reports/dataviewer?preset=yesterday&tz=Europe%2FMadrid&dims=day,country&metrics=revenue,impressions,ecpm&run=1');
+      await page.getByTestId('dv-totals').waitFor();
+      await expectNoSeriousViolations(page, 'DataViewer with results');
+      const hour = (h: number) => new Date(Date.now() + h * 3600_000).toISOString().slice(0, 13);
+      await page.goto(`/en/graphs/qps/demand?ids=1&metrics=qps,bid_qps&start=${hour(-24)}:00&end=${hour(0)}:00&tz=UTC&interval=60`);
+      await page.getByTestId('qps-chart').locator('canvas, svg').first().waitFor();
+      await expectNoSeriousViolations(page, 'QPS graph');
     });
   });
 
