@@ -3,7 +3,6 @@
  * configured), security headers, CORS, body limits, structured logs with request ids, OpenAPI at
  * /v1/docs, the envelope, authentication and every module. Tests use app.inject; the server listens.
  */
-import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -19,6 +18,7 @@ import { seed } from './db/seed.ts';
 import { assertProductionReady } from './lib/production-guard.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { modules } from './modules/index.ts';
+import { registerCors } from './plugins/cors.ts';
 import { createTokenService, registerAuth, resolveJwtSecret } from './plugins/auth.ts';
 import { registerEnvelope, sendError } from './plugins/envelope.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -107,14 +107,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
     crossOriginEmbedderPolicy: false,
   });
-  await app.register(cors, {
-    origin: (origin, cb) => {
-      // Same-origin requests and tools send no Origin; browsers from other origins must be listed.
-      if (!origin || config.corsOrigins.includes(origin)) return cb(null, true);
-      cb(null, false);
-    },
-    credentials: false,
-  });
+  registerCors(app, config.corsOrigins);
   await app.register(swagger, {
     openapi: {
       info: { title: 'Back Office API', version: '1.0.0', description: 'Every answer is the envelope {status, message, data}.' },

@@ -33,6 +33,44 @@ describe('health, envelope and security basics', () => {
     }
   });
 
+  it('answers CORS only for the configured origins (CORS_ORIGINS)', async () => {
+    const allowed = t.config.corsOrigins[0]!;
+    const login = { method: 'POST' as const, url: '/v1/login', payload: { email: 'admin', password: 'wrong-password' } };
+    // A listed origin: its own value back (never *), the headers a script may read, Vary: Origin.
+    const listed = await t.app.inject({ ...login, headers: { origin: allowed } });
+    expect(listed.statusCode).toBe(401);
+    expect(listed.headers['access-control-allow-origin']).toBe(allowed);
+    expect(listed.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(String(listed.headers['access-control-expose-headers'])).toContain('content-disposition');
+    expect(String(listed.headers.vary)).toContain('Origin');
+    // Its preflight is answered with 204 and what the web app sends.
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/admin/menu',
+      headers: { origin: allowed, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe(allowed);
+    expect(String(preflight.headers['access-control-allow-methods'])).toContain('GET');
+    expect(String(preflight.headers['access-control-allow-headers'])).toContain('authorization');
+    expect(preflight.body).toBe('');
+    // Any other origin gets no CORS header, so a browser refuses the answer; no preflight either.
+    const other = await t.app.inject({ ...login, headers: { origin: 'https://evil.example' } });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    expect(String(other.headers.vary)).toContain('Origin');
+    const otherPreflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/admin/menu',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    });
+    expect(otherPreflight.statusCode).toBe(404);
+    expect(otherPreflight.headers['access-control-allow-origin']).toBeUndefined();
+    // No Origin (same-origin pages, curl): nothing but Vary.
+    const none = await t.app.inject('/healthz');
+    expect(none.headers['access-control-allow-origin']).toBeUndefined();
+    expect(String(none.headers.vary)).toContain('Origin');
+  });
+
   it("sends helmet's full set, with a CSP the web app works under, on pages", async () => {
     const res = await t.app.inject('/en/login');
     const csp = String(res.headers['content-security-policy']);
