@@ -89,12 +89,19 @@ export function reportColumns(spec: Pick<ReportSpec, 'dimensions' | 'metrics'>):
   return cols;
 }
 
+const cell = (v: unknown): ReportRow[string] =>
+  v === undefined || v === null ? null : typeof v === 'number' || typeof v === 'string' ? v : String(v);
+
 function pickRow(row: SqlRow, keys: string[]): ReportRow {
   const out: ReportRow = {};
-  for (const k of keys) {
-    const v = row[k];
-    out[k] = v === undefined || v === null ? null : typeof v === 'number' || typeof v === 'string' ? v : String(v);
-  }
+  for (const k of keys) out[k] = cell(row[k]);
+  return out;
+}
+
+/** A row of the paged answer: its values in the order of `keys`. */
+function rowOf(keys: string[], values: readonly unknown[] | null | undefined): ReportRow {
+  const out: ReportRow = {};
+  keys.forEach((k, i) => (out[k] = cell(values?.[i])));
   return out;
 }
 
@@ -116,13 +123,13 @@ export async function runReport(
     return { columns, rows: hasData && page.offset === 0 ? [totals] : [], totals, total_rows: hasData ? 1 : 0, source: plan.table, currency: REPORT_CURRENCY };
   }
   const keys = [...built.dimKeys, ...metricKeys];
-  const pageRows = rows.filter((r) => Number(r.part) === 0).sort((a, b) => Number(a.rn) - Number(b.rn));
-  const totalRow = rows.find((r) => Number(r.part) === 1) ?? {};
+  const raw = rows[0]?.result;
+  const answer = JSON.parse(typeof raw === 'string' ? raw : '{}') as { rows?: unknown[][]; totals?: unknown[] | null; total_rows?: number };
   return {
     columns,
-    rows: pageRows.map((r) => pickRow(r, keys)),
-    totals: pickRow(totalRow, metricKeys),
-    total_rows: Number(totalRow.total_rows ?? 0),
+    rows: (answer.rows ?? []).map((r) => rowOf(keys, r)),
+    totals: rowOf(metricKeys, answer.totals),
+    total_rows: Number(answer.total_rows ?? 0),
     source: plan.table,
     currency: REPORT_CURRENCY,
   };
