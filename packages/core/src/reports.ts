@@ -207,7 +207,9 @@ export const DASHBOARD_FIREWALL_EXPIRY_MINUTES = 60;
 export function isValidTimeZone(tz: unknown): tz is string {
   if (typeof tz !== 'string' || tz.length === 0 || tz.length > 64) return false;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    // Builds (and caches) the zone's formatter: a zone checked once is not checked again, and
+    // building a DateTimeFormat costs about a millisecond.
+    partsFormatter(tz);
     return true;
   } catch {
     return false;
@@ -255,6 +257,7 @@ export function wallTimeOf(epochMs: number, tz: string): WallTime {
 
 /** Offset of a zone at an instant, in minutes (Madrid in summer: +120). */
 export function zoneOffsetMinutes(epochMs: number, tz: string): number {
+  if (isUtcZone(tz)) return 0;
   const w = wallTimeOf(epochMs, tz);
   const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return Math.round((asUtc - Math.floor(epochMs / 1000) * 1000) / 60000);

@@ -159,9 +159,6 @@ export async function streamReport(
   );
 }
 
-/** Per-statement settings of export queries: JIT compiling never pays off for a streamed scan. */
-const EXPORT_SETTINGS: [string, string][] = [['jit', 'off']];
-
 /** Estimated source rows per export chunk (a chunk is one statement and one string in memory). */
 export const EXPORT_CHUNK_ROWS = 20_000;
 /** A time bucket estimated above this cannot be a chunk on its own: the export uses a cursor. */
@@ -303,7 +300,6 @@ export async function streamReportValues(
     (built, onRows) =>
       withCursor<unknown[]>(database, built.text, built.params, opts.batchSize ?? 5000, onRows, {
         rowMode: 'array',
-        settings: EXPORT_SETTINGS,
       }),
     (rows) => onBatch(rows, keys),
     (rows) => onBatch(rows, keys),
@@ -349,7 +345,6 @@ export async function streamReportCsv(
     (built, onRows) =>
       withCursor<unknown[]>(database, built.text, built.params, opts.batchSize ?? 10_000, onRows, {
         rowMode: 'array',
-        settings: EXPORT_SETTINGS,
       }),
     async (rows) => {
       let text = '';
