@@ -12,14 +12,53 @@
  * Code splitting: the entry holds React, the router, i18n, the session store and antd's
  * ConfigProvider; the sign-in page, the shell and every screen are lazy chunks, so the sign-in
  * route ships only what it needs (target: under 300 KB of gzip JavaScript).
+ *
+ * Every text file of the build is also written pre-compressed (`.br` at brotli's highest quality,
+ * `.gz` at gzip level 9); the API serves those to browsers that accept them (@fastify/static
+ * `preCompressed`), about a quarter of the bytes, with no compression work per request.
  */
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** Writes `<file>.br` and `<file>.gz` next to every compressible file of the build. */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'backoffice-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const files = (await fs.readdir(outDir, { recursive: true, withFileTypes: true }))
+        .filter((e) => e.isFile() && /\.(js|css|html|svg|json|txt|webmanifest)$/.test(e.name))
+        .map((e) => path.join(e.parentPath, e.name));
+      await Promise.all(
+        files.map(async (file) => {
+          const body = await fs.readFile(file);
+          if (body.length < 1024) return;
+          const [br, gz] = await Promise.all([
+            brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+            gzip(body, { level: 9 }),
+          ]);
+          await Promise.all([fs.writeFile(`${file}.br`, br), fs.writeFile(`${file}.gz`, gz)]);
+        }),
+      );
+    },
+  };
+}
 
 const testRoutes = process.env.VITE_TEST_ROUTES === '1' ? '1' : '';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   define: {
     // A literal, so a production build drops the test routes and their chunk entirely.
     'import.meta.env.VITE_TEST_ROUTES': JSON.stringify(testRoutes),

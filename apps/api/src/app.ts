@@ -143,13 +143,23 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const webDist = config.webDist;
   const indexHtml = webDist ? path.join(webDist, 'index.html') : null;
   if (webDist && indexHtml && fs.existsSync(indexHtml)) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      wildcard: false,
-      index: false,
-      setHeaders(res, filePath) {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-      },
+    await app.register(async (scope) => {
+      // The build writes .br and .gz next to each text file (apps/web/vite.config.ts), and the
+      // answer depends on Accept-Encoding: caches must know (@fastify/static does not say so).
+      // Hashed file names under /assets/ never change: cached for a year (set here, after
+      // @fastify/static's own max-age=0).
+      scope.addHook('onSend', (request, reply, payload, done) => {
+        const vary = reply.getHeader('vary');
+        reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+        if (request.url.startsWith('/assets/') && reply.statusCode === 200) reply.header('cache-control', 'public, max-age=31536000, immutable');
+        done(null, payload);
+      });
+      await scope.register(fastifyStatic, {
+        root: webDist,
+        wildcard: false,
+        index: false,
+        preCompressed: true,
+      });
     });
   }
   app.setNotFoundHandler((request, reply) => {

@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from './helpers.ts';
 
@@ -86,5 +90,33 @@ describe('health, envelope and security basics', () => {
     const res = await t.app.inject('/v1/docs/json');
     expect(res.statusCode).toBe(200);
     expect(res.json().openapi).toMatch(/^3\./);
+  });
+
+  it('serves the web build pre-compressed to browsers that accept it, and plain to others', async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-web-'));
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Back Office</title>');
+    const js = `export const answer = ${JSON.stringify('x'.repeat(4000))};\n`;
+    fs.writeFileSync(path.join(dist, 'assets', 'app-1.js'), js);
+    fs.writeFileSync(path.join(dist, 'assets', 'app-1.js.br'), zlib.brotliCompressSync(js));
+    fs.writeFileSync(path.join(dist, 'assets', 'app-1.js.gz'), zlib.gzipSync(js));
+    const web = await createTestApp({ webDist: dist });
+    try {
+      const br = await web.app.inject({ url: '/assets/app-1.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+      expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(js);
+      const gz = await web.app.inject({ url: '/assets/app-1.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(js);
+      const plain = await web.app.inject({ url: '/assets/app-1.js' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(js);
+      expect(plain.headers['cache-control']).toContain('immutable');
+    } finally {
+      await web.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
   });
 });
