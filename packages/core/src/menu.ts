@@ -55,6 +55,20 @@ export function filterMenu(entries: readonly MenuEntry[], caller: Caller): MenuE
   return entries.filter((e) => keep.has(e.id) && (e.id_parent === null || keep.has(e.id_parent)));
 }
 
+/** A tree of menu entries as a flat list (children point to their parent). */
+export function flattenMenu(tree: readonly MenuEntry[]): MenuEntry[] {
+  const out: MenuEntry[] = [];
+  const walk = (nodes: readonly MenuEntry[], parent: number | null) => {
+    for (const node of nodes) {
+      const { children, ...entry } = node;
+      out.push({ ...entry, id_parent: entry.id_parent ?? parent });
+      if (children?.length) walk(children, node.id);
+    }
+  };
+  walk(tree, null);
+  return out;
+}
+
 /** Nests a flat list into a tree (children sorted by order, then id). */
 export function buildMenuTree(entries: readonly MenuEntry[]): MenuEntry[] {
   const nodes = new Map<number, MenuEntry>(entries.map((e) => [e.id, { ...e, children: [] }]));

@@ -176,6 +176,16 @@ export const QPS_GRAPHS = ['demand', 'supply'] as const;
 export type QpsGraph = (typeof QPS_GRAPHS)[number];
 export const QPS_METRICS = ['qps', 'bid_qps', 'timeouts_ps', 'errors_ps', 'latency_p95'] as const;
 export type QpsMetric = (typeof QPS_METRICS)[number];
+/** One bucket of a QPS series as the API answers it (`t` ISO instant; metrics per second, p95 in ms). */
+export interface QpsPoint {
+  t: string;
+  cap: number | null;
+  qps?: number;
+  bid_qps?: number;
+  timeouts_ps?: number;
+  errors_ps?: number;
+  latency_p95?: number;
+}
 export const QPS_LIMITS = {
   /** Interval (bucket) of at least 15 minutes (spec). */
   minIntervalMinutes: 15,
@@ -496,6 +506,19 @@ export const savedDefinitionSchema = z
   .strict()
   .superRefine((v, ctx) => checkDefinition(v, ctx, false));
 export type SavedDefinition = z.output<typeof savedDefinitionSchema>;
+
+/** A saved DataViewer as the API answers it (`definition` when one is opened by id). */
+export interface SavedDataviewerView<Definition = SavedDefinition> {
+  id: number;
+  name: string;
+  owner: { id: number; name: string };
+  shared_roles: { id: number; name: string }[];
+  shared_role_ids: number[];
+  created_at: string;
+  updated_at: string;
+  can_edit: boolean;
+  definition?: Definition;
+}
 
 const savedName = z
   .string({ error: REPORT_ERRORS.nameRequired })

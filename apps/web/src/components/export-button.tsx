@@ -11,6 +11,7 @@ import Papa from 'papaparse';
 import { useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotice } from './use-notice.ts';
+import { saveBlob } from '../lib/download.ts';
 
 export type ExportRow = Record<string, unknown>;
 
@@ -97,16 +98,7 @@ export async function rowsToXlsx(
 }
 
 function download(data: BlobPart, type: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([data], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start the download before the URL goes away.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(new Blob([data], { type }), fileName);
 }
 
 const MIME: Record<ExportFormat, string> = {

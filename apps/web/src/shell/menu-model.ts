@@ -3,20 +3,9 @@
  * (core/menu.ts: ADMIN sees everything including hidden entries), searched by translated title
  * (groups with matches open), and the entry that matches the current path.
  */
-import { buildMenuTree, entryPath, filterMenu, type Caller, type MenuEntry } from '@backoffice/core/menu';
+import { buildMenuTree, entryPath, filterMenu, flattenMenu, type Caller, type MenuEntry } from '@backoffice/core/menu';
 
-export function flattenMenu(tree: readonly MenuEntry[]): MenuEntry[] {
-  const out: MenuEntry[] = [];
-  const walk = (nodes: readonly MenuEntry[], parent: number | null) => {
-    for (const node of nodes) {
-      const { children, ...entry } = node;
-      out.push({ ...entry, id_parent: entry.id_parent ?? parent });
-      if (children?.length) walk(children, node.id);
-    }
-  };
-  walk(tree, null);
-  return out;
-}
+export { flattenMenu };
 
 export interface VisibleMenu {
   flat: MenuEntry[];

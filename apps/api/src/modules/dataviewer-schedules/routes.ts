@@ -55,6 +55,13 @@ async function existingSchedule(db: Db, dataviewerId: number, scheduleId: number
   return row;
 }
 
+/** The schedule of `:id/schedules/:scheduleId`, when the caller may edit its DataViewer (else 403/404). */
+async function editableSchedule(db: Db, request: FastifyRequest) {
+  const { id, scheduleId } = request.params as { id: number; scheduleId: number };
+  const dv = await editableDataviewer(db, callerOf(request), id);
+  return { dv, row: await existingSchedule(db, dv.id, scheduleId) };
+}
+
 const instanceOf = (request: FastifyRequest) => request.server.jobs?.instanceId ?? `api:${process.pid}`;
 
 export async function dataviewerScheduleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -102,10 +109,7 @@ export async function dataviewerScheduleRoutes(app: FastifyInstance, ctx: AppCon
     schema: { tags, summary: 'Changes, pauses or resumes an e-mail schedule (owner or ADMIN)', params: scheduleParamsSchema, body: scheduleUpdateSchema },
     validatorCompiler: scheduleValidator,
   }, async (request) => {
-    const caller = callerOf(request);
-    const { id, scheduleId } = request.params as { id: number; scheduleId: number };
-    const dv = await editableDataviewer(db, caller, id);
-    const row = await existingSchedule(db, dv.id, scheduleId);
+    const { dv, row } = await editableSchedule(db, request);
     const patch = request.body as ScheduleUpdate;
     const before: ScheduleSettings = settingsOf(row);
     const settings = checkSettings(mergeUpdate(row, patch), domains);
@@ -121,10 +125,7 @@ export async function dataviewerScheduleRoutes(app: FastifyInstance, ctx: AppCon
     schema: { tags, summary: 'Deletes an e-mail schedule (owner or ADMIN)', params: scheduleParamsSchema },
     validatorCompiler: scheduleValidator,
   }, async (request) => {
-    const caller = callerOf(request);
-    const { id, scheduleId } = request.params as { id: number; scheduleId: number };
-    const dv = await editableDataviewer(db, caller, id);
-    const row = await existingSchedule(db, dv.id, scheduleId);
+    const { dv, row } = await editableSchedule(db, request);
     await db.transaction(async (tx) => {
       await tx.delete(dataviewerSchedules).where(eq(dataviewerSchedules.id, row.id));
       await audit(tx as unknown as Db, request, { action: 'delete', entity: 'dataviewer_schedule', entityId: row.id, before: { dataviewer_id: dv.id, ...settingsOf(row) } });
@@ -137,10 +138,7 @@ export async function dataviewerScheduleRoutes(app: FastifyInstance, ctx: AppCon
     schema: { tags, summary: 'Sends an e-mail schedule now, for the dates it would send now (owner or ADMIN)', params: scheduleParamsSchema },
     validatorCompiler: scheduleValidator,
   }, async (request) => {
-    const caller = callerOf(request);
-    const { id, scheduleId } = request.params as { id: number; scheduleId: number };
-    const dv = await editableDataviewer(db, caller, id);
-    const row = await existingSchedule(db, dv.id, scheduleId);
+    const { dv, row } = await editableSchedule(db, request);
     const run = await sendNow(ctx, row.id, instanceOf(request), request.log);
     await audit(db, request, { action: 'send', entity: 'dataviewer_schedule', entityId: row.id, after: { status: run.status, rows: run.rows, error: run.error, range: run.range } });
     return ok(view((await findSchedule(db, dv.id, row.id))!, true));

@@ -10,7 +10,7 @@
  * anybody else gets 404 (its existence is not revealed). Changes are audit-logged.
  */
 import { ok } from '@backoffice/core/envelope';
-import { dataviewerCreateSchema, dataviewerUpdateSchema, idParamsSchema, REPORT_ERRORS, type SavedDefinition } from '@backoffice/core/reports';
+import { dataviewerCreateSchema, dataviewerUpdateSchema, idParamsSchema, REPORT_ERRORS, type SavedDataviewerView, type SavedDefinition } from '@backoffice/core/reports';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
@@ -25,17 +25,7 @@ import { domainValidator } from '../reports/validation.ts';
 
 const READ = { permission: { resource: '/v1/reports', action: 'read' } } as const;
 
-export interface DataviewerView {
-  id: number;
-  name: string;
-  owner: { id: number; name: string };
-  shared_roles: { id: number; name: string }[];
-  shared_role_ids: number[];
-  created_at: string;
-  updated_at: string;
-  can_edit: boolean;
-  definition?: SavedDefinition;
-}
+type DataviewerView = SavedDataviewerView;
 
 async function load(db: Db, ids: number[] | null) {
   const rows = await db

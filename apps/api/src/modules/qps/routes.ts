@@ -25,6 +25,7 @@ import {
   wallTimeOf,
   zonedTimeToEpoch,
   type QpsGraph,
+  type QpsPoint,
   type QpsQuery,
 } from '@backoffice/core/reports';
 import type { FastifyInstance } from 'fastify';
@@ -41,15 +42,6 @@ const KIND: Record<QpsGraph, { kind: number; table: string; entity: 'demand_part
   supply: { kind: 2, table: 'supply_endpoints', entity: 'supply_endpoint' },
 };
 
-export interface QpsPoint {
-  t: string;
-  cap: number | null;
-  qps?: number;
-  bid_qps?: number;
-  timeouts_ps?: number;
-  errors_ps?: number;
-  latency_p95?: number;
-}
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 

@@ -6,7 +6,7 @@
  */
 import { isAllowed, type Acl, type RoleRef } from '@backoffice/core/acl';
 import { formatNumber, toDecimalString } from '@backoffice/core/format';
-import { buildMenuTree, entryPath, filterMenu, isPathAllowed, type MenuEntry } from '@backoffice/core/menu';
+import { buildMenuTree, entryPath, filterMenu, flattenMenu, isPathAllowed, type MenuEntry } from '@backoffice/core/menu';
 import { DASHBOARD_MONEY_RESOURCES, DASHBOARD_SECTIONS, isValidTimeZone, wallTimeOf, type DashboardSection, type ReportRow } from '@backoffice/core/reports';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 
@@ -291,20 +291,6 @@ export function topRowHref(
 }
 
 // ----------------------------------------------------------------------------- menu & areas
-
-/** A tree of menu entries as a flat list (children point to their parent). */
-export function flattenMenu(tree: readonly MenuEntry[]): MenuEntry[] {
-  const out: MenuEntry[] = [];
-  const walk = (nodes: readonly MenuEntry[], parent: number | null) => {
-    for (const node of nodes) {
-      const { children, ...entry } = node;
-      out.push({ ...entry, id_parent: entry.id_parent ?? parent });
-      if (children?.length) walk(children, node.id);
-    }
-  };
-  walk(tree, null);
-  return out;
-}
 
 /** The route table's menu (core/routes) as entries: the fallback while the API's menu loads. */
 export function catalogueMenu(): MenuEntry[] {

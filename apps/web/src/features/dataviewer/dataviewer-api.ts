@@ -4,9 +4,10 @@
  * (fetched with the Authorization header and saved as a blob under the server's file name).
  */
 import type { SelectOption } from '@backoffice/core/inputs';
-import type { DimensionDef, FilterDimension, MetricDef, ReportResult } from '@backoffice/core/reports';
+import type { DimensionDef, FilterDimension, MetricDef, ReportResult, SavedDataviewerView } from '@backoffice/core/reports';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, handleSessionError, REST_BASE } from '../../lib/api.ts';
+import { saveBlob } from '../../lib/download.ts';
 import { FetchError, interpretAnswer, resolveUrl } from '../../lib/fetch-client.ts';
 import { useApiQuery } from '../../lib/query.ts';
 import { useSession } from '../../lib/session-store.ts';
@@ -19,17 +20,7 @@ export interface Catalog {
   data: { start: string; end: string } | null;
 }
 
-export interface SavedDataviewer {
-  id: number;
-  name: string;
-  owner: { id: number; name: string };
-  shared_roles: { id: number; name: string }[];
-  shared_role_ids: number[];
-  created_at: string;
-  updated_at: string;
-  can_edit: boolean;
-  definition?: SavedDefinitionBody;
-}
+export type SavedDataviewer = SavedDataviewerView<SavedDefinitionBody>;
 
 export interface Role {
   id: number;
@@ -210,14 +201,6 @@ export async function downloadExport(
   }
   const fileName = fileNameFromDisposition(response.headers.get('content-disposition'), `dataviewer.${format}`);
   const blob = new Blob(chunks as BlobPart[], { type: response.headers.get('content-type') ?? 'application/octet-stream' });
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  saveBlob(blob, fileName);
   return fileName;
 }

@@ -6,9 +6,6 @@
 import {
   SCHEDULE_LIMITS,
   scheduleSettingsSchema,
-  type ScheduleFormat,
-  type ScheduleFrequency,
-  type ScheduleRangePreset,
   type ScheduleRunStatus,
   type ScheduleSettings,
 } from '@backoffice/core/dataviewer-schedules';
@@ -33,17 +30,8 @@ export interface Schedule extends ScheduleSettings {
   can_edit: boolean;
 }
 
-export interface ScheduleFormValues {
-  frequency: ScheduleFrequency;
-  weekday: number | null;
-  month_day: number | null;
-  time: string;
-  timezone: string;
-  range_preset: ScheduleRangePreset;
-  format: ScheduleFormat;
-  recipients: string[];
-  enabled: boolean;
-}
+/** The form holds exactly the settings the API takes (core/dataviewer-schedules). */
+export type ScheduleFormValues = ScheduleSettings;
 
 export type ScheduleField = keyof ScheduleFormValues;
 

@@ -10,17 +10,9 @@
  * `unshiftFromZone` maps a brushed position back to an instant.
  */
 import { formatNumber } from '@backoffice/core/format';
-import { zoneOffsetMinutes, type QpsGraph, type QpsMetric } from '@backoffice/core/reports';
+import { zoneOffsetMinutes, type QpsGraph, type QpsMetric, type QpsPoint } from '@backoffice/core/reports';
 
-export interface QpsPoint {
-  t: string;
-  cap: number | null;
-  qps?: number;
-  bid_qps?: number;
-  timeouts_ps?: number;
-  errors_ps?: number;
-  latency_p95?: number;
-}
+export type { QpsPoint };
 
 export interface QpsSeries {
   id: number;
