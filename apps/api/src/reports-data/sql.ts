@@ -63,11 +63,6 @@ let cursorSeq = 0;
 export interface CursorOptions {
   /** Rows as arrays of column values (no object per row). */
   rowMode?: 'array';
-  /**
-   * Settings for the statement, as [name, value] (`SET LOCAL` inside the cursor's transaction on
-   * PostgreSQL; on PGlite set around the DECLARE, which runs the query, then reset).
-   */
-  settings?: [string, string][];
 }
 
 /**
@@ -85,17 +80,12 @@ export async function withCursor<T = SqlRow>(
   options: CursorOptions = {},
 ): Promise<number> {
   const name = `bo_cur_${process.pid}_${++cursorSeq}`;
-  const settings = options.settings ?? [];
   const rowMode = options.rowMode ? { rowMode: options.rowMode } : undefined;
   let total = 0;
   if (database.kind === 'pglite') {
     const pglite = database.pglite!;
-    // The settings and the DECLARE in one transaction: WITH HOLD runs the whole query at its
-    // commit, so SET LOCAL covers it, and no other request sees the settings.
-    await pglite.transaction(async (tx) => {
-      for (const [k, v] of settings) await tx.query(`SELECT set_config($1, $2, true)`, [k, v]);
-      await tx.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params);
-    });
+    // WITH HOLD runs the whole query when the DECLARE's (implicit) transaction commits.
+    await pglite.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params);
     try {
       for (;;) {
         const res = await pglite.query<T>(`FETCH FORWARD ${batchSize} FROM ${name}`, [], rowMode);
@@ -112,7 +102,6 @@ export async function withCursor<T = SqlRow>(
   const client: pg.PoolClient = await database.pool!.connect();
   try {
     await client.query('BEGIN READ ONLY');
-    for (const [k, v] of settings) await client.query(`SELECT set_config($1, $2, true)`, [k, v]);
     await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${text}`, params);
     for (;;) {
       const res = await client.query({ text: `FETCH FORWARD ${batchSize} FROM ${name}`, ...rowMode });
