@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { decompose, planReport, type ReportSpec } from '../src/modules/reports/engine.ts';
 import { LEVELS } from '../src/reports-data/rollups.ts';
+import { microsToDecimal, timeBucketLabel } from '../src/modules/reports/service.ts';
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -62,5 +63,26 @@ describe('planReport', () => {
     expect(noTime.segments.some((s) => s.lvl === 3)).toBe(true);
     expect(noTime.segments[0]).toEqual({ lvl: 0, fromMs: Date.UTC(2024, 11, 31, 23), toMs: Date.UTC(2025, 0, 1) });
     expect(D).toBe(86_400_000);
+  });
+});
+
+describe('paged answer cells', () => {
+  it('turns integer micro-units of any size into exact 6-decimal money', () => {
+    expect(microsToDecimal('0')).toBe('0.000000');
+    expect(microsToDecimal('7')).toBe('0.000007');
+    expect(microsToDecimal('45607641')).toBe('45.607641');
+    expect(microsToDecimal('-1500000')).toBe('-1.500000');
+    expect(microsToDecimal('-42')).toBe('-0.000042');
+    // Beyond 2^53: still exact (the sum arrives as text).
+    expect(microsToDecimal('9223372036854775807')).toBe('9223372036854.775807');
+  });
+
+  it('labels buckets from the epoch seconds of their wall time', () => {
+    const s = Date.UTC(2025, 2, 30, 2) / 1000;
+    expect(timeBucketLabel('hour', s)).toBe('2025-03-30 02:00');
+    expect(timeBucketLabel('hour', s)).toBe('2025-03-30 02:00'); // cached
+    expect(timeBucketLabel('day', s)).toBe('2025-03-30');
+    expect(timeBucketLabel('week', Date.UTC(2025, 2, 24) / 1000)).toBe('2025-03-24');
+    expect(timeBucketLabel('month', Date.UTC(2025, 2, 1) / 1000)).toBe('2025-03');
   });
 });

@@ -131,6 +131,26 @@ describe('reports: DataViewer query, export and look-ups', () => {
       });
     });
 
+    it('hour x device in UTC across midnight with two filters (hours grouped as stored), and its CSV labels', async () => {
+      const def = {
+        range: { start: '2025-03-29 21:00', end: '2025-03-30 03:00' },
+        timezone: 'UTC',
+        dimensions: ['hour', 'device'] as Dimension[],
+        metrics: ['bid_requests', 'bids', 'impressions', 'revenue', 'margin', 'ecpm'] as Metric[],
+        filters: [
+          { dimension: 'demand_partner' as const, op: 'include' as const, values: [1, 2] },
+          { dimension: 'country' as const, op: 'exclude' as const, values: ['US'] },
+        ],
+      };
+      const data = await compare(def);
+      const hours = [...new Set(data.rows.map((r) => r.hour))];
+      expect(hours).toEqual(['2025-03-29 21:00', '2025-03-29 22:00', '2025-03-29 23:00', '2025-03-30 00:00', '2025-03-30 01:00', '2025-03-30 02:00']);
+      const csv = await t.app.inject({ method: 'POST', url: '/v1/reports/dataviewer/export?format=csv', headers: admin, payload: def });
+      expect(csv.statusCode).toBe(200);
+      const lines = csv.body.trim().split(/\r\n/).slice(1);
+      expect(lines.map((l) => l.split(',')[0])).toEqual(data.rows.map((r) => r.hour));
+    });
+
     it('publisher x country for one partner over a month without a time dimension (coarse rollup blocks)', async () => {
       const data = await compare({
         range: { start: '2025-02-26', end: '2025-03-31' },

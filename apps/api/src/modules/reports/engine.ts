@@ -179,19 +179,19 @@ function baseNeeds(metric: Metric): BaseMetric[] {
 const sumRef = (m: BaseMetric) => `g.s_${BASE_COLUMN[m]}`;
 
 /** Numeric SQL expression of a metric over the grouped sums (for sorting), and its output. */
-export function metricExpr(metric: Metric): { sortExpr: string; outExpr: string } {
+export function metricExpr(metric: Metric): { sortExpr: string; outExpr: string; rawExpr: string; codec: CellCodec } {
   const def = METRIC_DEFS[metric];
   if (def.kind === 'count') {
     const e = `COALESCE(${sumRef(metric as BaseMetric)}, 0)`;
-    return { sortExpr: e, outExpr: `${e}::float8` };
+    return { sortExpr: e, outExpr: `${e}::float8`, rawExpr: e, codec: PLAIN };
   }
   if (metric === 'revenue' || metric === 'cost') {
     const e = `COALESCE(${sumRef(metric)}, 0)`;
-    return { sortExpr: e, outExpr: `round(${e} / 1000000.0, 6)::text` };
+    return { sortExpr: e, outExpr: `round(${e} / 1000000.0, 6)::text`, rawExpr: `${e}::text`, codec: MICROS };
   }
   if (metric === 'margin') {
     const e = `(COALESCE(${sumRef('revenue')}, 0) - COALESCE(${sumRef('cost')}, 0))`;
-    return { sortExpr: e, outExpr: `round(${e} / 1000000.0, 6)::text` };
+    return { sortExpr: e, outExpr: `round(${e} / 1000000.0, 6)::text`, rawExpr: `${e}::text`, codec: MICROS };
   }
   const r = def.ratio!;
   const num =
@@ -202,8 +202,24 @@ export function metricExpr(metric: Metric): { sortExpr: string; outExpr: string 
   // eCPM: revenue (micro-units) / impressions x 1000 / 1e6 = revenue / (impressions x 1000).
   const scaledDen = metric === 'ecpm' ? `(${den} * 1000.0)` : `${den}::numeric`;
   const e = `CASE WHEN COALESCE(${den}, 0) = 0 THEN NULL ELSE ${num}::numeric / ${scaledDen} END`;
-  return { sortExpr: e, outExpr: `round(${e}, 6)::text` };
+  const out = `round(${e}, 6)::text`;
+  return { sortExpr: e, outExpr: out, rawExpr: out, codec: PLAIN };
 }
+
+const PLAIN: CellCodec = { kind: 'plain' };
+const MICROS: CellCodec = { kind: 'micros' };
+
+/**
+ * How the paged answer hands over a cell (raw, so the database neither formats dates nor divides
+ * money; the service turns them into the API's values, see service.ts `decodeCell`):
+ * `time` epoch seconds of the bucket's local wall time, `enum` the 1-based position in `values`,
+ * `micros` an integer of micro-units as a decimal string, `plain` as is.
+ */
+export type CellCodec =
+  | { kind: 'time'; dim: TimeDimension }
+  | { kind: 'enum'; values: readonly string[] }
+  | { kind: 'micros' }
+  | { kind: 'plain' };
 
 export interface BuiltQuery {
   text: string;
@@ -211,6 +227,10 @@ export interface BuiltQuery {
   plan: Plan;
   /** Output keys of dimension columns, in order. */
   dimKeys: string[];
+  /** Paged answer: how each cell of a row (dimension keys, then metrics) is handed over. */
+  rowCodecs: CellCodec[];
+  /** Paged answer: the same for the totals (metrics). */
+  totalCodecs: CellCodec[];
 }
 
 interface BuildOptions {
@@ -253,8 +273,11 @@ function timeLabel(dim: TimeDimension, col: string): string {
 /** Builds the statement for a planned report. */
 export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions): BuiltQuery {
   const params = new Params();
+  // Hours in UTC are the stored hours themselves (every source row starts on a UTC hour): the rows
+  // are grouped by \`ts\` with no zone arithmetic per source row, and turned into wall time after.
+  const utcHours = spec.dimensions.includes('hour') && isUtcZone(spec.timezone);
   // The zone is a parameter too (only when a time dimension uses it: unused parameters have no type).
-  const tz = spec.dimensions.some(isTimeDimension) ? `${params.add(spec.timezone)}::text` : '';
+  const tz = spec.dimensions.some(isTimeDimension) && !utcHours ? `${params.add(spec.timezone)}::text` : '';
   const dims = spec.dimensions;
   const bases = new Set<BaseMetric>();
   for (const m of spec.metrics) for (const b of baseNeeds(m)) bases.add(b);
@@ -273,7 +296,7 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
   const srcCols = [
     ...dims.map((d) =>
       isTimeDimension(d)
-        ? `${timeBucket(d, tz)} AS "${d}"`
+        ? `${utcHours ? 'ts' : timeBucket(d, tz)} AS "${d}"`
         : `${DIM_COLUMNS[d as FilterDimension]} AS "${d}"`,
     ),
     ...[...bases].map((b) => BASE_COLUMN[b]),
@@ -316,10 +339,17 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
   };
   /** Text expressions of the CSV fields, in column order (NULL = empty field). */
   const csvCells: string[] = [];
+  /** The paged answer's raw cells and how each is decoded. */
+  const rawDims: string[] = [];
+  const rowCodecs: CellCodec[] = [];
   for (const d of dims) {
     if (isTimeDimension(d)) {
-      outDims.push(`${timeLabel(d, `g."${d}"`)} AS "${d}"`);
-      if (opts.csvLine) csvCells.push(timeLabel(d, `g."${d}"`));
+      // Epoch seconds of the bucket's wall time (of the UTC hour itself for utcHours).
+      rawDims.push(`extract(epoch FROM g."${d}")::int8`);
+      rowCodecs.push({ kind: 'time', dim: d });
+      const wall = utcHours ? `(g."${d}" AT TIME ZONE 'UTC')` : `g."${d}"`;
+      outDims.push(`${timeLabel(d, wall)} AS "${d}"`);
+      if (opts.csvLine) csvCells.push(timeLabel(d, wall));
       nullDims.push(`NULL::text AS "${d}"`);
       sortable[d] = () => `g."${d}"`;
       dimKeys.push(d);
@@ -344,6 +374,10 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
           : `COALESCE(${nameRef}, '#' || g."${d}")`,
       );
       if (!opts.csvLine) outDims.push(`${name()} AS "${d}"`, `g."${d}"::int4 AS "${d}_id"`);
+      if (!opts.rowsOnly) {
+        rawDims.push(name(), `g."${d}"`);
+        rowCodecs.push(PLAIN, PLAIN);
+      }
       if (opts.csvLine) {
         const csvName =
           d === 'deal'
@@ -358,16 +392,22 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
       const values = DIMENSION_DEFS[d].values!;
       const label = once(() => `(${params.add([...values])}::text[])[g."${d}"]`);
       if (opts.csvLine) csvCells.push(`(${params.add(values.map(csvField))}::text[])[g."${d}"]`);
-      else outDims.push(`${label()} AS "${d}"`);
+      else if (opts.rowsOnly) outDims.push(`${label()} AS "${d}"`);
+      rawDims.push(`g."${d}"`);
+      rowCodecs.push({ kind: 'enum', values });
       nullDims.push(`NULL::text AS "${d}"`);
       sortable[d] = label;
       dimKeys.push(d);
     }
   }
   const outMetrics: string[] = [];
+  const rawMetrics: string[] = [];
+  const totalCodecs: CellCodec[] = [];
   for (const m of spec.metrics) {
-    const { sortExpr, outExpr } = metricExpr(m);
+    const { sortExpr, outExpr, rawExpr, codec } = metricExpr(m);
     outMetrics.push(`${outExpr} AS "${m}"`);
+    rawMetrics.push(rawExpr);
+    totalCodecs.push(codec);
     // Counts as exact integers (not through float8); money and ratios are already decimal text.
     if (opts.csvLine)
       csvCells.push(
@@ -419,21 +459,23 @@ SELECT ${select} FROM g ${joins.join(' ')} ${orderBy}`;
     const sortJoins = joins.filter((j) =>
       requested.some((r) => isEntityDimension(r.field) && j.includes(`e_${r.field} `)),
     );
-    const unalias = (e: string) => e.replace(/ AS "[^"]*"$/, '');
     // The totals are the sums of the groups' sums (exact integers), not a GROUPING SETS pass:
-    // one plain hash aggregate is about a fifth faster on a 90-day report.
+    // one plain hash aggregate is about a fifth faster on a 90-day report. Totals and the row
+    // count come from one pass over the groups.
     const sumNames = [...bases].map((b) => `s_${BASE_COLUMN[b]}`);
     text = `WITH src AS (\n  ${src}\n), g AS MATERIALIZED (
   SELECT ${[...groupCols, ...sumCols].join(', ')}
   FROM src GROUP BY ${dimNames.join(', ')}
 ), pg AS (
   SELECT g.* FROM g ${sortJoins.join(' ')} ${orderBy} LIMIT ${params.add(page.limit)} OFFSET ${params.add(page.offset)}
+), t AS (
+  SELECT ${[...sumNames.map((n) => `sum_int8(${n}) AS ${n}`), 'count(*) AS n'].join(', ')} FROM g
 )
 SELECT json_build_object(
-  'rows', COALESCE((SELECT json_agg(json_build_array(${[...outDims, ...outMetrics].map(unalias).join(', ')}) ${orderBy}) FROM pg g ${joins.join(' ')}), '[]'::json),
-  'totals', (SELECT json_build_array(${outMetrics.map(unalias).join(', ')}) FROM (SELECT ${sumNames.map((n) => `sum_int8(${n}) AS ${n}`).join(', ')} FROM g) g),
-  'total_rows', (SELECT count(*) FROM g)
+  'rows', COALESCE((SELECT json_agg(json_build_array(${[...rawDims, ...rawMetrics].join(', ')}) ${orderBy}) FROM pg g ${joins.join(' ')}), '[]'::json),
+  'totals', (SELECT json_build_array(${rawMetrics.join(', ')}) FROM t g),
+  'total_rows', (SELECT n FROM t)
 )::text AS result`;
   }
-  return { text, params: params.values, plan, dimKeys };
+  return { text, params: params.values, plan, dimKeys, rowCodecs: [...rowCodecs, ...totalCodecs], totalCodecs };
 }

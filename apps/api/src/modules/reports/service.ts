@@ -14,6 +14,7 @@ import {
   type ReportFilter,
   type ReportResult,
   type ReportRow,
+  type TimeDimension,
 } from '@backoffice/core/reports';
 import type { Database } from '../../db/client.ts';
 import { HOUR_MS } from '../../reports-data/rollups.ts';
@@ -25,6 +26,7 @@ import {
   planReport,
   timeUnit,
   type BuiltQuery,
+  type CellCodec,
   type Plan,
   type ReportSpec,
   type SourceStats,
@@ -98,10 +100,49 @@ function pickRow(row: SqlRow, keys: string[]): ReportRow {
   return out;
 }
 
-/** A row of the paged answer: its values in the order of `keys`. */
-function rowOf(keys: string[], values: readonly unknown[] | null | undefined): ReportRow {
+/** An integer of micro-units (decimal text, any size) as a decimal with 6 places: "-1500000" → "-1.500000". */
+export function microsToDecimal(micros: string): string {
+  const neg = micros.startsWith('-');
+  const digits = (neg ? micros.slice(1) : micros).padStart(7, '0');
+  return `${neg ? '-' : ''}${digits.slice(0, -6)}.${digits.slice(-6)}`;
+}
+
+/** Labels already made, per time dimension (a page repeats a bucket once per row of it). */
+const labelCache: Record<TimeDimension, Map<number, string>> = { hour: new Map(), day: new Map(), week: new Map(), month: new Map() };
+const LABEL_CACHE_MAX = 20_000;
+
+/** A time bucket's label from the epoch seconds of its local wall time (hour "YYYY-MM-DD HH:00", month "YYYY-MM", else "YYYY-MM-DD"). */
+export function timeBucketLabel(dim: TimeDimension, wallSeconds: number): string {
+  const cache = labelCache[dim];
+  let label = cache.get(wallSeconds);
+  if (label === undefined) {
+    const iso = new Date(wallSeconds * 1000).toISOString();
+    label = dim === 'hour' ? `${iso.slice(0, 10)} ${iso.slice(11, 13)}:00` : dim === 'month' ? iso.slice(0, 7) : iso.slice(0, 10);
+    if (cache.size >= LABEL_CACHE_MAX) cache.clear();
+    cache.set(wallSeconds, label);
+  }
+  return label;
+}
+
+/** A raw cell of the paged answer as the API's value (see CellCodec). */
+function decodeCell(codec: CellCodec, v: unknown): ReportRow[string] {
+  if (v === undefined || v === null) return null;
+  switch (codec.kind) {
+    case 'time':
+      return timeBucketLabel(codec.dim, Number(v));
+    case 'enum':
+      return codec.values[Number(v) - 1] ?? null;
+    case 'micros':
+      return microsToDecimal(String(v));
+    default:
+      return cell(v);
+  }
+}
+
+/** A row of the paged answer: its raw values in the order of `keys`, decoded. */
+function rowOf(keys: string[], codecs: CellCodec[], values: readonly unknown[] | null | undefined): ReportRow {
   const out: ReportRow = {};
-  keys.forEach((k, i) => (out[k] = cell(values?.[i])));
+  for (let i = 0; i < keys.length; i++) out[keys[i]!] = decodeCell(codecs[i]!, values?.[i]);
   return out;
 }
 
@@ -127,8 +168,8 @@ export async function runReport(
   const answer = JSON.parse(typeof raw === 'string' ? raw : '{}') as { rows?: unknown[][]; totals?: unknown[] | null; total_rows?: number };
   return {
     columns,
-    rows: (answer.rows ?? []).map((r) => rowOf(keys, r)),
-    totals: rowOf(metricKeys, answer.totals),
+    rows: (answer.rows ?? []).map((r) => rowOf(keys, built.rowCodecs, r)),
+    totals: rowOf(metricKeys, built.totalCodecs, answer.totals),
     total_rows: Number(answer.total_rows ?? 0),
     source: plan.table,
     currency: REPORT_CURRENCY,
