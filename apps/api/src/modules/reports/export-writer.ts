@@ -8,7 +8,8 @@
 import { translate, type Locale } from '@backoffice/core/i18n/catalogues';
 import type { ReportColumn } from '@backoffice/core/reports';
 import ExcelJS from 'exceljs';
-import type { PassThrough } from 'node:stream';
+import { Transform, type PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/client.ts';
 import type { ReportSpec } from './engine.ts';
 import { reportColumns, streamReportCsv, streamReportValues, type ExportOptions } from './service.ts';
@@ -67,12 +68,21 @@ export async function writeReportExport(
   let started = false;
   let workbook: ExcelJS.stream.xlsx.WorkbookWriter | null = null;
   let sheet: ExcelJS.Worksheet | null = null;
+  // Bytes the XLSX zip has written so far (it writes through this counter into the stream).
+  let zipped = 0;
   const start = (): void => {
     started = true;
     target.onStart?.();
     if (format === 'csv') stream.write(`\uFEFF${titles.map(csvCell).join(',')}\r\n`);
     else {
-      workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+      const counter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          zipped += chunk.length;
+          done(null, chunk);
+        },
+      });
+      counter.pipe(stream);
+      workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: counter as unknown as PassThrough, useStyles: false, useSharedStrings: false });
       sheet = workbook.addWorksheet('DataViewer');
       sheet.addRow(titles).commit();
     }
@@ -97,8 +107,14 @@ export async function writeReportExport(
       for (let i = 0; i < r.length; i++) cells[i] = kinds[i] === 'text' || r[i] === null ? r[i] : Number(r[i]);
       sheet!.addRow(cells).commit();
     }
-    // Let the writer's zip stream deflate what was committed before measuring the buffers.
-    await new Promise((r) => setImmediate(r));
+    // Let the zip deflate what was committed before the next statement: its output grows while a
+    // backlog is left (deflate runs on the thread pool, and hands over only when the event loop
+    // turns; on PGlite the next statement would block the loop and the backlog pile up in memory).
+    let seen = -1;
+    while (zipped !== seen && !target.stopped?.()) {
+      seen = zipped;
+      await sleep(4);
+    }
     return target.flow();
   };
 
