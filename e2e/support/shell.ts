@@ -3,21 +3,13 @@
  * API for tests about something else), sign out, and read what the shell shows.
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { DEMO_MAILS } from '../../apps/api/src/db/demo-data.ts';
 import { getBaseURL, newPage, type NewPageOptions } from './browser.ts';
 
 export const DEMO_PASSWORD = 'Demo1234!';
 
-/** Demo users (apps/api seed), all @adtech.example. */
-export const DEMO = {
-  admin: 'admin@adtech.example',
-  finance: 'finance@adtech.example',
-  demandLead: 'demand.lead@adtech.example',
-  sspLead: 'ssp.lead@adtech.example',
-  tech: 'tech@adtech.example',
-  schedulerViewer: 'scheduler.viewer@adtech.example',
-  marketing: 'marketing@adtech.example',
-  noRole: 'norole@adtech.example',
-} as const;
+/** Demo users' mails by key (the API seed's list, default company domain). */
+export const DEMO = DEMO_MAILS;
 
 export type Lang = 'en' | 'es';
 

@@ -267,7 +267,7 @@ describe('menus, roles and simulation', () => {
 
     it('refuses a user with no role, an unknown user, and non-admins', async () => {
       const admin = users[DEMO.admin]!;
-      const [norole] = await rows<{ id: number }>(dbOf(t.app), sql`select id from users where mail = ${DEMO.norole}`);
+      const [norole] = await rows<{ id: number }>(dbOf(t.app), sql`select id from users where mail = ${DEMO.noRole}`);
       expectErrorEnvelope(await loginAs(admin.headers, norole!.id), 403, 'auth.no_permissions');
       expectErrorEnvelope(await loginAs(admin.headers, 99_999), 404, 'admin.user_not_found');
       for (const mail of DEMO_WITH_ROLES.filter((m) => m !== DEMO.admin)) {

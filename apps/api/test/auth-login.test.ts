@@ -99,13 +99,13 @@ describe('POST /v1/login', () => {
   });
 
   it("tells a user with no role 'Your User has no permissions' (en and es)", async () => {
-    const en = await login(DEMO.norole);
+    const en = await login(DEMO.noRole);
     expectErrorEnvelope(en, 403, 'auth.no_permissions');
     expect(body(en).text).toBe('Your User has no permissions. Please contact with the IT team.');
-    const es = await login(DEMO.norole, DEMO_PASSWORD, {}, freshIp(), 'es');
+    const es = await login(DEMO.noRole, DEMO_PASSWORD, {}, freshIp(), 'es');
     expect(body(es).text).toBe('Tu usuario no tiene permisos. Por favor, contacta con el equipo de IT.');
     // Only with the right password: a wrong one gives the generic answer.
-    expectErrorEnvelope(await login(DEMO.norole, 'wrong-password'), 401, 'auth.invalid_credentials');
+    expectErrorEnvelope(await login(DEMO.noRole, 'wrong-password'), 401, 'auth.invalid_credentials');
   });
 
   it('refuses a disabled account (only revealed with the right password)', async () => {

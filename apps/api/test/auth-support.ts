@@ -3,19 +3,12 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Db } from '../src/db/client.ts';
+import { DEMO_MAILS } from '../src/db/demo-data.ts';
 
-export const DEMO = {
-  admin: 'admin@adtech.example',
-  finance: 'finance@adtech.example',
-  demandLead: 'demand.lead@adtech.example',
-  sspLead: 'ssp.lead@adtech.example',
-  tech: 'tech@adtech.example',
-  schedulerViewer: 'scheduler.viewer@adtech.example',
-  marketing: 'marketing@adtech.example',
-  norole: 'norole@adtech.example',
-} as const;
+/** Demo users' mails by key (the seed's list, default company domain). */
+export const DEMO = DEMO_MAILS;
 
-export const DEMO_WITH_ROLES = Object.values(DEMO).filter((m) => m !== DEMO.norole);
+export const DEMO_WITH_ROLES = Object.values(DEMO).filter((m) => m !== DEMO.noRole);
 
 let ipCounter = 10;
 /** A fresh source address, so per-address limits of one test do not touch another. */

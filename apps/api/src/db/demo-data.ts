@@ -12,6 +12,7 @@
  * as admin) and TECH hold 'firewall_unlimited'.
  */
 import { ACL_BYPASS, ADMIN_ROLE, FIREWALL_UNLIMITED, type Acl } from '@backoffice/core/acl';
+import { DEFAULT_COMPANY_DOMAINS } from '@backoffice/core/mail';
 
 export interface DemoRole {
   name: string;
@@ -227,6 +228,8 @@ export const DEMO_ROLES: readonly DemoRole[] = [
 ];
 
 export interface DemoUser {
+  /** Short name the tests sign in by (DEMO_MAILS). */
+  key: string;
   /** Local part; the primary company domain is appended. */
   local: string;
   name: string;
@@ -236,16 +239,21 @@ export interface DemoUser {
   text: string | null;
 }
 
-export const DEMO_USERS: readonly DemoUser[] = [
-  { local: 'admin', name: 'Carmen Ortega', role: ADMIN_ROLE, text: 'Welcome back, Carmen. Everything is under control.' },
-  { local: 'finance', name: 'Javier Morales', role: 'FINANCE', text: '¿Listo para el cierre de mes?' },
-  { local: 'demand.lead', name: 'Lucía Fernández', role: 'DEMAND_LEAD', text: 'Let the bids roll in!' },
-  { local: 'ssp.lead', name: 'Marco Bianchi', role: 'SSP_SUPPLY_LEAD', text: null },
-  { local: 'tech', name: 'Priya Natarajan', role: 'TECH', text: 'Ship it, then monitor it.' },
-  { local: 'scheduler.viewer', name: 'Tomás Herrera', role: 'SCHEDULER_VIEWER', text: null },
-  { local: 'marketing', name: 'Sophie Laurent', role: 'MARKETING', text: 'Bonjour ! Une belle journée créative.' },
-  { local: 'norole', name: 'Daniel Novák', role: null, text: null },
-];
+export const DEMO_USERS = [
+  { key: 'admin', local: 'admin', name: 'Carmen Ortega', role: ADMIN_ROLE, text: 'Welcome back, Carmen. Everything is under control.' },
+  { key: 'finance', local: 'finance', name: 'Javier Morales', role: 'FINANCE', text: '¿Listo para el cierre de mes?' },
+  { key: 'demandLead', local: 'demand.lead', name: 'Lucía Fernández', role: 'DEMAND_LEAD', text: 'Let the bids roll in!' },
+  { key: 'sspLead', local: 'ssp.lead', name: 'Marco Bianchi', role: 'SSP_SUPPLY_LEAD', text: null },
+  { key: 'tech', local: 'tech', name: 'Priya Natarajan', role: 'TECH', text: 'Ship it, then monitor it.' },
+  { key: 'schedulerViewer', local: 'scheduler.viewer', name: 'Tomás Herrera', role: 'SCHEDULER_VIEWER', text: null },
+  { key: 'marketing', local: 'marketing', name: 'Sophie Laurent', role: 'MARKETING', text: 'Bonjour ! Une belle journée créative.' },
+  { key: 'noRole', local: 'norole', name: 'Daniel Novák', role: null, text: null },
+] as const satisfies readonly DemoUser[];
+
+export type DemoKey = (typeof DEMO_USERS)[number]['key'];
+
+/** The demo users' sign-in mails with the default company domains, by key (what tests sign in with). */
+export const DEMO_MAILS = Object.fromEntries(DEMO_USERS.map((u) => [u.key, `${u.local}@${DEFAULT_COMPANY_DOMAINS[0]}`])) as Readonly<Record<DemoKey, string>>;
 
 export interface RosterEntry {
   /** Local part of the work mail. */
