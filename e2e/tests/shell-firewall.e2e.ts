@@ -91,10 +91,15 @@ describe('firewall control', () => {
       await durationOptions(page);
       await page.locator('.ant-select-item-option').filter({ hasText: /^3 hours$/ }).click();
       const submit = page.getByTestId('firewall-submit');
+      // The toast can show before the button leaves its loading state, and a loading button
+      // ignores clicks: wait for it to be ready again before the next update.
+      const ready = () => page.locator('[data-testid="firewall-submit"]:not(.ant-btn-loading)').waitFor();
       await submit.click();
       await toast(page, 'The IP could not be saved in the database').waitFor();
+      await ready();
       await submit.click();
       await toast(page, 'nginx reload failed').waitFor();
+      await ready();
       await submit.click();
       await toast(page, 'Something wrong happened').waitFor();
     });
