@@ -25,8 +25,6 @@ import { domainValidator } from '../reports/validation.ts';
 
 const READ = { permission: { resource: '/v1/reports', action: 'read' } } as const;
 
-type DataviewerView = SavedDataviewerView;
-
 async function load(db: Db, ids: number[] | null) {
   const rows = await db
     .select({ dv: dataviewers, ownerName: users.name })
@@ -52,7 +50,7 @@ type Loaded = Awaited<ReturnType<typeof load>>[number];
 const canSee = (caller: Caller, dv: Loaded) => canSeeDataviewer(caller, { ownerId: dv.dv.ownerId, sharedRoleIds: dv.shares.map((s) => s.id) });
 const canEdit = (caller: Caller, dv: Loaded) => canEditDataviewer(caller, dv.dv);
 
-function view(caller: Caller, dv: Loaded, withDefinition: boolean): DataviewerView {
+function view(caller: Caller, dv: Loaded, withDefinition: boolean): SavedDataviewerView {
   return {
     id: dv.dv.id,
     name: dv.dv.name,

@@ -42,7 +42,6 @@ const KIND: Record<QpsGraph, { kind: number; table: string; entity: 'demand_part
   supply: { kind: 2, table: 'supply_endpoints', entity: 'supply_endpoint' },
 };
 
-
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export async function qpsGraph(ctx: AppContext, graph: QpsGraph, q: QpsQuery, nowMs = Date.now()) {

@@ -274,7 +274,7 @@ function timeLabel(dim: TimeDimension, col: string): string {
 export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions): BuiltQuery {
   const params = new Params();
   // Hours in UTC are the stored hours themselves (every source row starts on a UTC hour): the rows
-  // are grouped by \`ts\` with no zone arithmetic per source row, and turned into wall time after.
+  // are grouped by `ts` with no zone arithmetic per source row, and turned into wall time after.
   const utcHours = spec.dimensions.includes('hour') && isUtcZone(spec.timezone);
   // The zone is a parameter too (only when a time dimension uses it: unused parameters have no type).
   const tz = spec.dimensions.some(isTimeDimension) && !utcHours ? `${params.add(spec.timezone)}::text` : '';
@@ -329,7 +329,6 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
   // Output columns.
   const joins: string[] = [];
   const outDims: string[] = [];
-  const nullDims: string[] = [];
   // Sort expressions are built when used: a parameter no statement uses would have no type.
   const sortable: Record<string, () => string> = {};
   const dimKeys: string[] = [];
@@ -341,16 +340,15 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
   const csvCells: string[] = [];
   /** The paged answer's raw cells and how each is decoded. */
   const rawDims: string[] = [];
-  const rowCodecs: CellCodec[] = [];
+  const dimCodecs: CellCodec[] = [];
   for (const d of dims) {
     if (isTimeDimension(d)) {
       // Epoch seconds of the bucket's wall time (of the UTC hour itself for utcHours).
       rawDims.push(`extract(epoch FROM g."${d}")::int8`);
-      rowCodecs.push({ kind: 'time', dim: d });
+      dimCodecs.push({ kind: 'time', dim: d });
       const wall = utcHours ? `(g."${d}" AT TIME ZONE 'UTC')` : `g."${d}"`;
       outDims.push(`${timeLabel(d, wall)} AS "${d}"`);
       if (opts.csvLine) csvCells.push(timeLabel(d, wall));
-      nullDims.push(`NULL::text AS "${d}"`);
       sortable[d] = () => `g."${d}"`;
       dimKeys.push(d);
     } else if (isEntityDimension(d)) {
@@ -376,7 +374,7 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
       if (!opts.csvLine) outDims.push(`${name()} AS "${d}"`, `g."${d}"::int4 AS "${d}_id"`);
       if (!opts.rowsOnly) {
         rawDims.push(name(), `g."${d}"`);
-        rowCodecs.push(PLAIN, PLAIN);
+        dimCodecs.push(PLAIN, PLAIN);
       }
       if (opts.csvLine) {
         const csvName =
@@ -385,7 +383,6 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
             : `COALESCE(g."${d}__csv", '#' || g."${d}")`;
         csvCells.push(csvName, `g."${d}"`);
       }
-      nullDims.push(`NULL::text AS "${d}"`, `NULL::int4 AS "${d}_id"`);
       sortable[d] = once(() => `lower(${name()})`);
       dimKeys.push(d, `${d}_id`);
     } else {
@@ -394,8 +391,7 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
       if (opts.csvLine) csvCells.push(`(${params.add(values.map(csvField))}::text[])[g."${d}"]`);
       else if (opts.rowsOnly) outDims.push(`${label()} AS "${d}"`);
       rawDims.push(`g."${d}"`);
-      rowCodecs.push({ kind: 'enum', values });
-      nullDims.push(`NULL::text AS "${d}"`);
+      dimCodecs.push({ kind: 'enum', values });
       sortable[d] = label;
       dimKeys.push(d);
     }
@@ -441,7 +437,7 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
   if (dims.length === 0) {
     // Metrics only: one row (when there is any data), and it is also the totals.
     text = `WITH src AS (\n  ${src}\n), g AS (SELECT ${[...sumCols, 'count(*) AS n_src'].join(', ')} FROM src)
-SELECT 0 AS part, ${outMetrics.join(', ')}, g.n_src::float8 AS total_rows FROM g`;
+SELECT ${outMetrics.join(', ')}, g.n_src::float8 AS total_rows FROM g`;
   } else if (opts.rowsOnly) {
     const select = opts.csvLine
       ? `concat(${csvCells.join(`, ',', `)}) AS line`
@@ -477,5 +473,5 @@ SELECT json_build_object(
   'total_rows', (SELECT n FROM t)
 )::text AS result`;
   }
-  return { text, params: params.values, plan, dimKeys, rowCodecs: [...rowCodecs, ...totalCodecs], totalCodecs };
+  return { text, params: params.values, plan, dimKeys, rowCodecs: [...dimCodecs, ...totalCodecs], totalCodecs };
 }

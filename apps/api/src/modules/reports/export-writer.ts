@@ -11,16 +11,10 @@ import ExcelJS from 'exceljs';
 import { Transform, type PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/client.ts';
-import type { ReportSpec } from './engine.ts';
+import { csvField, type ReportSpec } from './engine.ts';
 import { reportColumns, streamReportCsv, streamReportValues, type ExportOptions } from './service.ts';
 
 export type ExportFormat = 'csv' | 'xlsx';
-
-export function csvCell(v: string | number | null): string {
-  if (v === null) return '';
-  const s = String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 /** Export columns: entity dimensions get their name and their id. */
 export function exportHeader(columns: ReportColumn[], locale: Locale): { keys: string[]; titles: string[]; kinds: string[] } {
@@ -73,7 +67,7 @@ export async function writeReportExport(
   const start = (): void => {
     started = true;
     target.onStart?.();
-    if (format === 'csv') stream.write(`\uFEFF${titles.map(csvCell).join(',')}\r\n`);
+    if (format === 'csv') stream.write(`\uFEFF${titles.map(csvField).join(',')}\r\n`);
     else {
       const counter = new Transform({
         transform(chunk: Buffer, _enc, done) {

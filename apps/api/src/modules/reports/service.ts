@@ -176,30 +176,6 @@ export async function runReport(
   };
 }
 
-/**
- * Streams every row of a report (no paging) in batches (see streamReportValues).
- * Resolves to the number of rows; `onBatch` returning false stops.
- */
-export async function streamReport(
-  database: Database,
-  spec: ReportSpec,
-  locale: Locale,
-  onBatch: (rows: ReportRow[], keys: string[]) => Promise<boolean | void>,
-  batchSize = 5000,
-): Promise<number> {
-  return streamReportValues(
-    database,
-    spec,
-    locale,
-    (rows, keys) =>
-      onBatch(
-        rows.map((r) => pickRow(Object.fromEntries(keys.map((k, i) => [k, r[i]])), keys)),
-        keys,
-      ),
-    { batchSize },
-  );
-}
-
 /** Estimated source rows per export chunk (a chunk is one statement and one string in memory). */
 export const EXPORT_CHUNK_ROWS = 20_000;
 /** A time bucket estimated above this cannot be a chunk on its own: the export uses a cursor. */
