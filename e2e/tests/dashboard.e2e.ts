@@ -93,8 +93,14 @@ describe('dashboard', () => {
       const timing = await page.evaluate(() => ({
         tiles: performance.getEntriesByName('dashboard:tiles')[0]?.startTime ?? null,
         api: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => e.name.includes('/v1/dashboard')).map((e) => Math.round(e.duration)),
+        apiStarts: performance.getEntriesByType('resource').filter((e) => e.name.includes('/v1/dashboard')).map((e) => e.startTime),
+        shellStart: performance.getEntriesByType('resource').find((e) => /\/assets\/shell-layout-[^/]*\.js$/.test(e.name))?.startTime ?? null,
       }));
       expect(timing.tiles).not.toBeNull();
+      // One request for the figures, sent by the app's entry before the shell's code is even asked for.
+      expect(timing.apiStarts).toHaveLength(1);
+      expect(timing.shellStart).not.toBeNull();
+      expect(timing.apiStarts[0]).toBeLessThan(timing.shellStart!);
       console.log(`dashboard timing: tiles shown ${Math.round(timing.tiles!)} ms after navigation start (first load after sign-in); /v1/dashboard took ${timing.api.join(', ')} ms`);
       await page.reload();
       await page.locator('[data-testid="dashboard"] .bo-dash[data-state="ready"]').waitFor();

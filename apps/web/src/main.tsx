@@ -1,6 +1,7 @@
 /**
  * Entry point. The first URL is made canonical (locale segment, no trailing slash) before the
- * router starts, so no screen code is fetched for a URL that is about to change.
+ * router starts, so no screen code is fetched for a URL that is about to change. When that URL
+ * is the home, its one request starts here, in parallel with the lazy code of the shell.
  */
 import { canonicalPath, resolveLocale } from '@backoffice/core/locale';
 import { StrictMode } from 'react';
@@ -9,6 +10,7 @@ import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/providers.tsx';
 import { routes } from './app/routes.tsx';
+import { startDashboardRequest } from './features/dashboard/use-dashboard.ts';
 import { initI18n } from './lib/i18n.ts';
 import { saveLocaleCookie } from './lib/locale-cookie.ts';
 import { useSession } from './lib/session-store.ts';
@@ -24,6 +26,8 @@ if (canonical !== '/clean') {
   useSession.getState().setLocale(locale);
   saveLocaleCookie(locale);
 }
+// The home's figures are asked for now, while the shell's and the screen's code download.
+if (canonical === `/${locale}`) startDashboardRequest();
 
 const router = createBrowserRouter(routes);
 

@@ -4,11 +4,13 @@
  * direction, DataViewer links of the top lists, which "waiting" rows and links to show, the
  * shortcuts of people without a report area, and the greeting.
  */
-import { isAllowed, type Acl, type RoleRef } from '@backoffice/core/acl';
 import { formatNumber, toDecimalString } from '@backoffice/core/format';
 import { buildMenuTree, entryPath, filterMenu, flattenMenu, isPathAllowed, type MenuEntry } from '@backoffice/core/menu';
-import { DASHBOARD_MONEY_RESOURCES, DASHBOARD_SECTIONS, isValidTimeZone, wallTimeOf, type DashboardSection, type ReportRow } from '@backoffice/core/reports';
+import { wallTimeOf, type ReportRow } from '@backoffice/core/reports';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
+import { hasMoneyArea, hasReportArea, type Person } from './dashboard-access.ts';
+
+export { browserTimeZone, hasMoneyArea, hasReportArea, sectionsFor, type Person } from './dashboard-access.ts';
 
 // ------------------------------------------------------------------------------------ answer
 
@@ -61,25 +63,6 @@ export interface DashboardAnswer {
 }
 
 // ------------------------------------------------------------------------------- visibility
-
-export interface Person {
-  roles: readonly RoleRef[];
-  acl: Acl;
-}
-
-/** Report areas that give the dashboard its figures (the API's rule, core DASHBOARD_MONEY_RESOURCES included). */
-export function hasReportArea(person: Person | null): boolean {
-  return ['/v1/reports', '/v1/graphs', ...DASHBOARD_MONEY_RESOURCES].some((resource) => isAllowed(person, { resource }));
-}
-
-export function hasMoneyArea(person: Person | null): boolean {
-  return DASHBOARD_MONEY_RESOURCES.some((resource) => isAllowed(person, { resource }));
-}
-
-/** The sections to ask for: figures only for people with a report area. */
-export function sectionsFor(person: Person | null): DashboardSection[] {
-  return hasReportArea(person) ? [...DASHBOARD_SECTIONS] : ['waiting'];
-}
 
 export interface Visibility {
   reports: boolean;
@@ -197,16 +180,6 @@ export function tileDelta(
 export function localDate(ms: number, tz: string): string {
   const w = wallTimeOf(ms, tz);
   return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
-}
-
-/** The person's time zone (the browser's), UTC when the browser does not say or says nonsense. */
-export function browserTimeZone(): string {
-  try {
-    const tz = new Intl.DateTimeFormat().resolvedOptions().timeZone;
-    return isValidTimeZone(tz) ? tz : 'UTC';
-  } catch {
-    return 'UTC';
-  }
 }
 
 /** Zones offered by the selector: the browser's first, then the company's usual ones. */
