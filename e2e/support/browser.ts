@@ -27,6 +27,8 @@ export interface NewPageOptions {
   viewport?: { width: number; height: number };
   locale?: string;
   colorScheme?: 'light' | 'dark';
+  /** The browser's time zone (an IANA name); the machine's by default. */
+  timezoneId?: string;
 }
 
 /** A fresh context (empty storage) with the base URL set, and a page in it. */
@@ -36,6 +38,7 @@ export async function newPage(browser: Browser, opts: NewPageOptions = {}): Prom
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     locale: opts.locale ?? 'en-US',
     colorScheme: opts.colorScheme ?? 'light',
+    ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
   });
   const page = await context.newPage();
   return { context, page };

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { wallTimeOf, zonedTimeToEpoch } from '@backoffice/core/reports';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,22 @@ afterAll(async () => {
   await browser?.close();
   fs.rmSync(downloads, { recursive: true, force: true });
 });
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * Noon, in `zone`, of the day before today (as an instant), and that day's own yesterday. As the
+ * browser's clock, it keeps a test that picks the 'yesterday' preset and later reopens it (the
+ * preset is worked out again) on one day: with the real clock the two meet different days when
+ * the test runs across midnight. The demo data (30 days up to the server's start) covers that
+ * yesterday whole.
+ */
+function noonOfYesterday(zone: string): { ms: number; yesterday: string } {
+  const w = wallTimeOf(Date.now(), zone);
+  const day = new Date(Date.UTC(w.year, w.month - 1, w.day - 1));
+  const ms = zonedTimeToEpoch({ year: day.getUTCFullYear(), month: day.getUTCMonth() + 1, day: day.getUTCDate(), hour: 12, minute: 0, second: 0 }, zone);
+  return { ms, yesterday: isoDay(new Date(day.getTime() - 86_400_000)) };
+}
 
 /** Picks options of an antd multiple Select by typing their label and pressing Enter. */
 async function choose(page: Page, selector: string, labels: string[]) {
@@ -91,7 +108,11 @@ function parseCsv(text: string): string[][] {
 
 describe('DataViewer', () => {
   it('builds, runs, saves, reopens through /report/{id} and exports a report', async () => {
-    await withPage(browser, { viewport: { width: 1440, height: 900 } }, async (page) => {
+    const zone = 'Europe/Madrid';
+    const clock = noonOfYesterday(zone);
+    await withPage(browser, { viewport: { width: 1440, height: 900 }, timezoneId: zone }, async (page, context) => {
+      // The browser's clock runs from noon of the day before today (see noonOfYesterday).
+      await context.clock.setSystemTime(clock.ms);
       const errors: string[] = [];
       page.on('pageerror', (err) => errors.push(err.message));
       await signIn(page, DEMO.finance, { via: 'api', path: '/reports/dataviewer' });
@@ -123,6 +144,8 @@ describe('DataViewer', () => {
       const csv = parseCsv(fs.readFileSync(csvFile, 'utf8')).filter((r) => r.some((c) => c !== ''));
       expect(csv[0]).toEqual(['Day', 'Demand partner', 'Demand partner ID', 'Revenue', 'Impressions']);
       expect(csv.length - 1).toBe(count);
+      // 'Yesterday' is the day before the browser's today, in the browser's zone.
+      expect(new Set(csv.slice(1).map((r) => r[0]))).toEqual(new Set([clock.yesterday]));
       expect(csv.some((r) => r[1] === firstPartner)).toBe(true);
       expect(csv[1]![3]).toMatch(/^\d+\.\d{6}$/);
 

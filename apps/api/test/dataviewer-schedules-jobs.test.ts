@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATAVIEWER_SCHEDULES_QUEUE } from '../src/modules/dataviewer-schedules/jobs.ts';
 import { query } from '../src/reports-data/sql.ts';
 import { readOutbox } from './dataviewer-schedules-mail.ts';
-import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
+import { body, createTestApp, signIn, timeOfDayAway, type TestApp } from './helpers.ts';
 
 async function waitFor<T>(probe: () => Promise<T | null | undefined>, ms = 20_000): Promise<T> {
   const until = Date.now() + ms;
@@ -48,11 +48,14 @@ describe('DataViewer schedules on pg-boss', () => {
       payload: { name: 'Jobs', definition: { preset: 'yesterday', timezone: 'UTC', dimensions: ['day'], metrics: ['revenue'], filters: [{ dimension: 'deal', op: 'include', values: [999999] }] } },
     });
     const dvId = body<{ id: number }>(dv).data.id;
+    // A time of day far from now: after the run its next occurrence is hours away, so the
+    // every-minute cron cannot send it a second time while the test waits (a fixed 06:00 would be
+    // sent again when the test runs at about 05:59 UTC).
     const created = await t.app.inject({
       method: 'POST',
       url: `/v1/reports/dataviewers/${dvId}/schedules`,
       headers,
-      payload: { frequency: 'daily', time: '06:00', timezone: 'UTC', recipients: ['ana@adtech.example'] },
+      payload: { frequency: 'daily', time: timeOfDayAway('UTC'), timezone: 'UTC', recipients: ['ana@adtech.example'] },
     });
     const id = body<{ id: number }>(created).data.id;
     await query(t.app.ctx.database, `UPDATE dataviewer_schedules SET next_run_at = now() - interval '1 minute' WHERE id = $1`, [id]);

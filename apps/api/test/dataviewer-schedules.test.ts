@@ -15,7 +15,7 @@ import type { JobContext } from '../src/jobs/types.ts';
 import { loadTestDataset } from '../src/reports-data/index.ts';
 import { query } from '../src/reports-data/sql.ts';
 import { readOutbox } from './dataviewer-schedules-mail.ts';
-import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
+import { body, createTestApp, isoWeekdayAway, signIn, timeOfDayAway, type TestApp } from './helpers.ts';
 
 interface Schedule extends ScheduleSettings {
   id: number;
@@ -57,8 +57,15 @@ describe('DataViewer schedules', () => {
   const count = async () => Number((await query<{ n: number }>(t.app.ctx.database, 'SELECT count(*)::int AS n FROM dataviewer_schedules'))[0]!.n);
   const audits = async (action: string) =>
     Number((await query<{ n: number }>(t.app.ctx.database, `SELECT count(*)::int AS n FROM audit_log WHERE entity = 'dataviewer_schedule' AND action = $1`, [action]))[0]!.n);
-  const makeDue = (id: number, msAgo = 60_000) =>
-    query(t.app.ctx.database, `UPDATE dataviewer_schedules SET next_run_at = now() - make_interval(secs => $2::int) WHERE id = $1`, [id, Math.round(msAgo / 1000)]);
+  /** Makes a schedule due `msAgo` ago; answers the instant it is now due at (the occurrence the job runs). */
+  const makeDue = async (id: number, msAgo = 60_000) => {
+    const [row] = await query<{ next_run_at: string | Date }>(
+      t.app.ctx.database,
+      `UPDATE dataviewer_schedules SET next_run_at = now() - make_interval(secs => $2::int) WHERE id = $1 RETURNING next_run_at`,
+      [id, Math.round(msAgo / 1000)],
+    );
+    return new Date(row!.next_run_at).getTime();
+  };
   const clearSchedules = () => query(t.app.ctx.database, 'DELETE FROM dataviewer_schedules');
 
   beforeAll(async () => {
@@ -130,21 +137,30 @@ describe('DataViewer schedules', () => {
 
   it('creates, lists, changes, pauses and deletes with the owner; audit records every change', async () => {
     await clearSchedules();
+    const before = Date.now();
     const res = await create({ ...valid, recipients: ['Ana@AdTech.example', 'ana@adtech.example', 'bo@ssp.example'], weekday: 4 });
+    const after = Date.now();
     expect(res.statusCode).toBe(201);
     const s = body<Schedule>(res).data;
     expect(s).toMatchObject({ dataviewer_id: dvId, frequency: 'daily', weekday: null, time: '08:00', enabled: true, recipients: ['ana@adtech.example', 'bo@ssp.example'], last_run: null, can_edit: true });
     expect(s.created_by.name).toBe('Lucía Fernández');
     const next = Date.parse(s.next_run_at!);
     expect(next).toBe(nextRunAt({ ...s }, next - 1));
-    expect(next).toBeGreaterThan(Date.now());
-    expect(next - Date.now()).toBeLessThanOrEqual(24 * HOUR + HOUR);
+    // The first 08:00 (Madrid) after the moment the server created it, somewhere between before and
+    // after (both values are the same unless 08:00 came in between).
+    expect([nextRunAt(s, before), nextRunAt(s, after)]).toContain(next);
+    expect(next).toBeGreaterThan(before);
+    expect(next - before).toBeLessThanOrEqual(24 * HOUR + HOUR);
 
-    const weekly = await patch(s.id, { frequency: 'weekly', weekday: 1, time: '07:15', format: 'xlsx' });
+    // A weekday three days ahead (Madrid): its next run cannot come while the test runs, so pausing
+    // and resuming below must give the same next run (a run in between would move it a week on).
+    const weekday = isoWeekdayAway('Europe/Madrid', 3);
+    const weekly = await patch(s.id, { frequency: 'weekly', weekday, time: '07:15', format: 'xlsx' });
     expect(weekly.statusCode).toBe(200);
     const w = body<Schedule>(weekly).data;
-    expect(w).toMatchObject({ frequency: 'weekly', weekday: 1, time: '07:15', format: 'xlsx' });
-    expect(new Date(w.next_run_at!).getUTCDay()).toBe(1);
+    expect(w).toMatchObject({ frequency: 'weekly', weekday, time: '07:15', format: 'xlsx' });
+    // 07:15 in Madrid is on the same day in UTC (getUTCDay: Sunday = 0).
+    expect(new Date(w.next_run_at!).getUTCDay()).toBe(weekday % 7);
 
     // The merged schedule is validated: monthly needs its day; nothing changes.
     const bad = await patch(s.id, { frequency: 'monthly' });
@@ -212,9 +228,11 @@ describe('DataViewer schedules', () => {
 
   it('the job mails due schedules with the report attached as the export writes it, then schedules the next run', async () => {
     await clearSchedules();
-    const s = body<Schedule>(await create({ ...valid, timezone: 'UTC', recipients: ['ana@adtech.example', 'bo@ssp.example'] })).data;
-    const notDue = body<Schedule>(await create(valid)).data;
-    await makeDue(s.id);
+    // Times of day far from now: no occurrence of either comes while the test runs (a fixed 08:00
+    // would make the second one due, or move the first one's next run, at about 08:00).
+    const s = body<Schedule>(await create({ ...valid, time: timeOfDayAway('UTC'), timezone: 'UTC', recipients: ['ana@adtech.example', 'bo@ssp.example'] })).data;
+    const notDue = body<Schedule>(await create({ ...valid, time: timeOfDayAway('Europe/Madrid') })).data;
+    const dueMs = await makeDue(s.id);
     const before = Date.now();
     const out = await runJob();
     expect(out.sent).toHaveLength(1);
@@ -232,8 +250,9 @@ describe('DataViewer schedules', () => {
     expect(file.contentType).toBe('text/csv');
 
     const [after] = body<Schedule[]>(await t.app.inject({ url: url(), headers: lead })).data.filter((x) => x.id === s.id);
-    // Yesterday in UTC as of the due time (a minute ago).
-    const yesterday = new Date(Date.now() - 60_000 - 86_400_000).toISOString().slice(0, 10);
+    // Yesterday in UTC as of the occurrence that ran (its due time, a minute before makeDue), not
+    // as of this test's clock now: the two are different days just after midnight UTC.
+    const yesterday = new Date(dueMs - 86_400_000).toISOString().slice(0, 10);
     expect(after!.last_run).toMatchObject({ status: 'ok', error: null, range: { start: yesterday, end: yesterday } });
 
     // The attachment is what the export answers for the same report and dates.

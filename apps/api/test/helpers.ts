@@ -1,4 +1,5 @@
 /** Test helpers: an app on a fresh database, sign-in, and envelope assertions. */
+import { wallTimeOf } from '@backoffice/core/reports';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -82,4 +83,22 @@ export async function signIn(app: FastifyInstance, email: string, password = DEM
   if (res.statusCode !== 200) throw new Error(`sign-in failed for ${email}: ${res.statusCode} ${res.body}`);
   const data = body<{ token: string; id: number; roles: { id: number; name: string }[]; acl: Record<string, string[]> }>(res).data;
   return { token: data.token, session: data, headers: { authorization: `Bearer ${data.token}` } };
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A time of day (HH:MM) in `timezone`, `hoursFromNow` hours from now: a daily schedule at this time
+ * has no occurrence while a test runs, whatever the wall clock (a fixed '08:00' has one when the
+ * test happens to run at 07:59:59).
+ */
+export function timeOfDayAway(timezone: string, hoursFromNow = 12): string {
+  const w = wallTimeOf(Date.now() + hoursFromNow * 3600_000, timezone);
+  return `${pad2(w.hour)}:${pad2(w.minute)}`;
+}
+
+/** The ISO weekday (Monday = 1 … Sunday = 7) in `timezone`, `daysFromNow` days from now. */
+export function isoWeekdayAway(timezone: string, daysFromNow: number): number {
+  const w = wallTimeOf(Date.now() + daysFromNow * 86_400_000, timezone);
+  return new Date(Date.UTC(w.year, w.month - 1, w.day)).getUTCDay() || 7;
 }
