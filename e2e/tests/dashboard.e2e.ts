@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { wallTimeOf } from '@backoffice/core/time-zones';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBaseURL, launchBrowser } from '../support/browser.ts';
 import { REPO_ROOT } from '../support/server.ts';
@@ -50,6 +51,26 @@ async function withDashboard<T>(mail: string, opts: Opts, fn: (page: Page, conte
   }
 }
 
+/**
+ * The line under the greeting for the API's as_of now (Madrid, the contexts' zone): the hour of
+ * today, yesterday's whole day in the first hour after midnight, else the instant the data stops.
+ */
+async function expectedAsOf(lang: Lang, token: string): Promise<RegExp> {
+  const res = await fetch(`${getBaseURL()}/v1/dashboard?timezone=Europe%2FMadrid&sections=tiles`, { headers: { authorization: `Bearer ${token}` } });
+  const asOf = Date.parse(((await res.json()) as { data: { as_of: string } }).data.as_of);
+  const zone = 'Europe/Madrid';
+  const day = (ms: number) => {
+    const w = wallTimeOf(ms, zone);
+    return `${w.year}-${w.month}-${w.day}`;
+  };
+  const w = wallTimeOf(asOf, zone);
+  const time = `${String(w.hour).padStart(2, '0')}:00`;
+  const now = Date.now();
+  if (day(asOf - 1) === day(now)) return lang === 'es' ? new RegExp(`^Hoy hasta las ${time}$`) : new RegExp(`^Today until ${time}$`);
+  if (w.hour === 0 && day(asOf) === day(now) && now - asOf < 3_600_000) return lang === 'es' ? /^Ayer, el día completo$/ : /^Yesterday, the whole day$/;
+  return lang === 'es' ? new RegExp(`^Datos hasta el ${w.day} [a-z]{3} a las ${time}$`) : new RegExp(`^Data until ${w.day} [A-Z][a-z]{2} ${time}$`);
+}
+
 const MONEY_EN = /^\$\d{1,3}(,\d{3})*\.\d{2}$/;
 const MONEY_ES = /^\d{1,3}(\.\d{3})*,\d{2}\u00a0\$$/;
 const tileKeys = (page: Page) => page.locator('[data-testid="tiles"] > section').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
@@ -74,8 +95,7 @@ describe('dashboard', () => {
       const spoken = (tile: string) => page.getByTestId(tile).locator('.bo-dash-delta .bo-visually-hidden').first().textContent();
       expect(await spoken('tile-revenue')).toMatch(/^vs yesterday: (up \+|down \u2212|unchanged )\d+\.\d%$/);
       expect(await spoken('tile-margin_pct')).toMatch(/percentage points$/);
-      // Until the last full hour; in the first hour of a day (Madrid) nothing of today is in yet, so it names yesterday.
-      expect(await page.getByTestId('as-of').textContent()).toMatch(/^(Today until (0[1-9]|1\d|2[0-3]):00|Data until \d{1,2} [A-Z][a-z]{2} 00:00)$/);
+      expect(await page.getByTestId('as-of').textContent()).toMatch(await expectedAsOf('en', (await apiLogin(DEMO.admin)).token));
       expect(await page.getByTestId('money-hidden').count()).toBe(0);
 
       // The chart (lazy) draws 30 days of revenue and margin.
@@ -144,7 +164,7 @@ describe('dashboard', () => {
       expect(await revenue.getByRole('heading').textContent()).toBe('Ingresos');
       expect(await revenue.getByTestId('tile-today').textContent()).toMatch(MONEY_ES);
       expect(await revenue.locator('dt').allTextContents()).toEqual(['Ayer', 'Hace 7 días']);
-      expect(await page.getByTestId('as-of').textContent()).toMatch(/^(Hoy hasta las (0[1-9]|1\d|2[0-3]):00|Datos hasta el \d{1,2} [a-z]{3} a las 00:00)$/);
+      expect(await page.getByTestId('as-of').textContent()).toMatch(await expectedAsOf('es', (await apiLogin(DEMO.finance)).token));
       expect(await page.getByTestId('top-demand_partner').getByRole('heading').textContent()).toBe('Principales socios de demanda (7 días)');
       const waiting = page.getByTestId('waiting');
       expect(await waiting.getByRole('heading').textContent()).toBe('Pendiente para ti');

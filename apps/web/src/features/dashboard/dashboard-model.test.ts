@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  asOfKind,
   canOpen,
   dataViewerHref,
   dayPart,
@@ -207,5 +208,29 @@ describe('links', () => {
     expect(canOpen('/reports/dataviewer', visibleEntries(null, GRAPHS_ONLY), GRAPHS_ONLY)).toBe(false);
     expect(canOpen('/reports/dataviewer', visibleEntries(null, FINANCE), FINANCE)).toBe(true);
     expect(canOpen('/reports/dataviewer', [], null)).toBe(false);
+  });
+});
+
+describe('how far the figures go (as of)', () => {
+  const MADRID = 'Europe/Madrid';
+  const at = (iso: string) => Date.parse(iso);
+  it('says today until an hour of today', () => {
+    // 14:00 Madrid (winter, UTC+1), seen at 14:20.
+    expect(asOfKind(at('2026-11-21T13:00:00Z'), at('2026-11-21T13:20:00Z'), MADRID)).toBe('today');
+    // The first hour after midnight is in: today until 01:00.
+    expect(asOfKind(at('2026-11-22T00:00:00Z'), at('2026-11-22T00:30:00Z'), MADRID)).toBe('today');
+  });
+  it("says yesterday's whole day in the first hour of a day (the data reaches today's midnight)", () => {
+    // Midnight in Madrid is 23:00 UTC the day before; seen at 00:11 Madrid.
+    expect(asOfKind(at('2026-11-21T23:00:00Z'), at('2026-11-21T23:11:00Z'), MADRID)).toBe('yesterday');
+    expect(asOfKind(at('2026-11-22T00:00:00Z'), at('2026-11-22T00:11:00Z'), 'UTC')).toBe('yesterday');
+    // Summer time (UTC+2).
+    expect(asOfKind(at('2026-07-01T22:00:00Z'), at('2026-07-01T22:59:00Z'), MADRID)).toBe('yesterday');
+  });
+  it('gives the exact instant when the data stops before that', () => {
+    // Data up to yesterday 16:00, seen today.
+    expect(asOfKind(at('2026-11-20T15:00:00Z'), at('2026-11-21T10:00:00Z'), MADRID)).toBe('until');
+    // Data up to yesterday's midnight, seen after today's first hour: not "yesterday's whole day".
+    expect(asOfKind(at('2026-11-20T23:00:00Z'), at('2026-11-21T10:00:00Z'), MADRID)).toBe('until');
   });
 });

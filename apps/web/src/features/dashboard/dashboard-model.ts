@@ -182,6 +182,22 @@ export function localDate(ms: number, tz: string): string {
   return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
 }
 
+/**
+ * How far the figures go, for the line under the greeting ('as_of' is the end of the last whole
+ * hour with data):
+ * - 'today': up to an hour of today ("Today until 14:00");
+ * - 'yesterday': up to today's midnight, seen in the day's first hour, when the tiles compare
+ *   whole days (the API's rule) ("Yesterday, the whole day");
+ * - 'until': the data stops earlier (a late load): the exact instant ("Data until 20 Nov 16:00").
+ */
+export function asOfKind(asOfMs: number, nowMs: number, tz: string): 'today' | 'yesterday' | 'until' {
+  const today = localDate(nowMs, tz);
+  if (localDate(asOfMs - 1, tz) === today) return 'today';
+  const midnight = wallTimeOf(asOfMs, tz);
+  if (nowMs - asOfMs < 3_600_000 && localDate(asOfMs, tz) === today && midnight.hour === 0 && midnight.minute === 0) return 'yesterday';
+  return 'until';
+}
+
 /** Zones offered by the selector: the browser's first, then the company's usual ones. */
 export const COMMON_TIME_ZONES = ['UTC', 'Europe/Madrid', 'Europe/London', 'America/New_York', 'America/Los_Angeles', 'America/Mexico_City', 'America/Sao_Paulo', 'Asia/Kolkata', 'Asia/Tokyo'] as const;
 

@@ -16,12 +16,12 @@ import { errorText } from '../../lib/api.ts';
 import { useSession } from '../../lib/session-store.ts';
 import { Page } from '../../shell/page.tsx';
 import {
+  asOfKind,
   canOpen,
   dayPart,
   firstName,
   hasMoneyArea,
   hasReportArea,
-  localDate,
   sectionsFor,
   shortcutGroups,
   timeZoneChoices,
@@ -120,10 +120,13 @@ export default function DashboardPage() {
   let asOfText: string | null = null;
   if (answer && seen.reports) {
     const asOf = Date.parse(answer.as_of);
+    const kind = asOfKind(asOf, now, timezone);
     asOfText =
-      localDate(asOf - 1, timezone) === localDate(now, timezone)
+      kind === 'today'
         ? t('home.as_of', { time: formatTime(asOf, timezone, locale) })
-        : t('home.as_of_stale', { date: formatDay(asOf - 1, timezone, locale), time: formatTime(asOf, timezone, locale) });
+        : kind === 'yesterday'
+          ? t('home.as_of_yesterday')
+          : t('home.as_of_stale', { date: formatDay(asOf, timezone, locale), time: formatTime(asOf, timezone, locale) });
   }
   const zones = timeZoneChoices(browserZone).concat(timeZoneChoices(browserZone).includes(timezone) ? [] : [timezone]);
   const topLink = answer?.top && dataViewerAllowed ? { lang, from: answer.top.from, asOf: answer.as_of, timezone: answer.timezone } : null;

@@ -7,6 +7,7 @@ export const dashboard = {
   'home.subtitle.areas': 'Here are your areas and what is waiting for you.',
   'home.as_of': 'Today until {time}',
   'home.as_of_stale': 'Data until {date} {time}',
+  'home.as_of_yesterday': 'Yesterday, the whole day',
   'home.timezone': 'Time zone',
   'home.timezone_browser': '{zone} (this browser)',
   'home.refresh': 'Refresh',

@@ -9,6 +9,7 @@ export const dashboard: Record<keyof typeof en, string> = {
   'home.subtitle.areas': 'Estas son tus áreas y lo que tienes pendiente.',
   'home.as_of': 'Hoy hasta las {time}',
   'home.as_of_stale': 'Datos hasta el {date} a las {time}',
+  'home.as_of_yesterday': 'Ayer, el día completo',
   'home.timezone': 'Zona horaria',
   'home.timezone_browser': '{zone} (este navegador)',
   'home.refresh': 'Actualizar',
