@@ -1,6 +1,7 @@
 /** Dashboard: shape, figures against the raw facts, and what each kind of caller sees. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
+import { dashboard } from '../src/modules/dashboard/routes.ts';
 import { loadTestDataset } from '../src/reports-data/index.ts';
 import { query } from '../src/reports-data/sql.ts';
 import { micros6, ratio6, rawFacts, type RawFact } from './reports-fixtures.ts';
@@ -83,6 +84,28 @@ describe('dashboard', () => {
     expect(bad.statusCode).toBe(400);
     expect(body(bad).message).toBe('report.timezone_invalid');
     expect((await t.app.inject({ url: '/v1/dashboard' })).statusCode).toBe(401);
+  });
+
+  it('compares today with the same wall time of yesterday and last week, across a DST change', async () => {
+    const admin = await signIn(t.app, 'admin@adtech.example');
+    const caller = { ...admin.session, mail: 'admin@adtech.example', name: 'Admin', simulatedBy: null, remember: false, exp: 0 };
+    const at = (iso: string) => Date.parse(iso);
+    // Monday 31 March 2025, 14:30 in Madrid (CEST): the day before had 23 hours (spring forward).
+    const d = (await dashboard(t.app.ctx, caller, 'Europe/Madrid', ['tiles'], 'en', at('2025-03-31T12:30:00Z'))) as unknown as Dashboard;
+    expect(d.as_of).toBe('2025-03-31T12:00:00.000Z');
+    const w = d.tiles!.windows;
+    // Today from 00:00 to 14:00 CEST; yesterday also to 14:00 (CEST), not 14 hours after its midnight (15:00).
+    expect(w.today).toEqual({ start: '2025-03-30T22:00:00.000Z', end: '2025-03-31T12:00:00.000Z' });
+    expect(w.yesterday).toEqual({ start: '2025-03-29T23:00:00.000Z', end: '2025-03-30T12:00:00.000Z' });
+    expect(w.last_week).toEqual({ start: '2025-03-23T23:00:00.000Z', end: '2025-03-24T13:00:00.000Z' });
+    const revenue = d.tiles!.tiles.find((x) => x.key === 'revenue')!;
+    expect(revenue.today).toBe(micros6(sum(at(w.today!.start), at(w.today!.end), 'revenue_micros')));
+    expect(revenue.yesterday).toBe(micros6(sum(at(w.yesterday!.start), at(w.yesterday!.end), 'revenue_micros')));
+
+    // In the first hour after midnight, whole days: Sunday 30 March (23 hours) against Saturday 29 (24).
+    const night = (await dashboard(t.app.ctx, caller, 'Europe/Madrid', ['tiles'], 'en', at('2025-03-30T22:10:00Z'))) as unknown as Dashboard;
+    expect(night.tiles!.windows.today).toEqual({ start: '2025-03-29T23:00:00.000Z', end: '2025-03-30T22:00:00.000Z' });
+    expect(night.tiles!.windows.yesterday).toEqual({ start: '2025-03-28T23:00:00.000Z', end: '2025-03-29T23:00:00.000Z' });
   });
 
   it('hides money from people without money permissions and reports from people without report areas', async () => {

@@ -61,20 +61,32 @@ interface Window {
   to: number;
 }
 
-async function tiles(ctx: AppContext, asOf: number, tz: string, money: boolean) {
-  let todayStart = localMidnight(asOf, tz);
-  let elapsed = asOf - todayStart;
-  if (elapsed < HOUR_MS) {
-    // Just after midnight: compare whole yesterdays instead of empty mornings.
-    todayStart = localMidnight(asOf - HOUR_MS, tz);
-    elapsed = asOf - todayStart;
-  }
+/**
+ * Today so far against the same part of yesterday and of the same weekday last week: from local
+ * midnight to the same wall time (not the same number of hours: a day with a DST change has 23
+ * or 25). Just after midnight, whole days are compared instead of empty mornings. Facts are per
+ * UTC hour, so in zones with half-hour offsets the bounds are the UTC hours that start them.
+ */
+function tileWindows(asOf: number, tz: string): Record<'today' | 'yesterday' | 'last_week', Window> {
+  const wholeDays = asOf - localMidnight(asOf, tz) < HOUR_MS;
+  const todayStart = localMidnight(wholeDays ? asOf - HOUR_MS : asOf, tz);
+  const end = wallTimeOf(asOf, tz);
   const hourAlign = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
-  const windows: Record<'today' | 'yesterday' | 'last_week', Window> = {
-    today: { from: hourAlign(todayStart), to: hourAlign(todayStart + elapsed) },
-    yesterday: { from: hourAlign(localMidnight(todayStart, tz, -1)), to: hourAlign(localMidnight(todayStart, tz, -1) + elapsed) },
-    last_week: { from: hourAlign(localMidnight(todayStart, tz, -7)), to: hourAlign(localMidnight(todayStart, tz, -7) + elapsed) },
+  const window = (daysBack: number): Window => {
+    const from = localMidnight(todayStart, tz, -daysBack);
+    const day = wallTimeOf(from, tz);
+    const to = wholeDays
+      ? localMidnight(todayStart, tz, 1 - daysBack)
+      : daysBack === 0
+        ? asOf
+        : zonedTimeToEpoch({ ...day, hour: end.hour, minute: end.minute, second: 0 }, tz);
+    return { from: hourAlign(from), to: hourAlign(to) };
   };
+  return { today: window(0), yesterday: window(1), last_week: window(7) };
+}
+
+async function tiles(ctx: AppContext, asOf: number, tz: string, money: boolean) {
+  const windows = tileWindows(asOf, tz);
   const params: string[] = [];
   const p = (ms: number) => {
     params.push(new Date(ms).toISOString());
