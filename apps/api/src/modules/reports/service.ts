@@ -31,6 +31,7 @@ import {
   type ReportSpec,
   type SourceStats,
 } from './engine.ts';
+import { parseTextArray2D } from './pg-array.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Planner statistics (row counts per rollup level), cached briefly per database.
@@ -134,6 +135,8 @@ function decodeCell(codec: CellCodec, v: unknown): ReportRow[string] {
       return codec.values[Number(v) - 1] ?? null;
     case 'micros':
       return microsToDecimal(String(v));
+    case 'number':
+      return Number(v);
     default:
       return cell(v);
   }
@@ -165,10 +168,11 @@ export async function runReport(
   }
   const keys = [...built.dimKeys, ...metricKeys];
   const raw = rows[0]?.result;
-  const answer = JSON.parse(typeof raw === 'string' ? raw : '{}') as { rows?: unknown[][]; totals?: unknown[] | null; total_rows?: number };
+  const answer = JSON.parse(typeof raw === 'string' ? raw : '{}') as { totals?: unknown[] | null; total_rows?: number };
+  const pageText = rows[0]?.rows;
   return {
     columns,
-    rows: (answer.rows ?? []).map((r) => rowOf(keys, built.rowCodecs, r)),
+    rows: parseTextArray2D(typeof pageText === 'string' ? pageText : null).map((r) => rowOf(keys, built.rowCodecs, r)),
     totals: rowOf(metricKeys, built.totalCodecs, answer.totals),
     total_rows: Number(answer.total_rows ?? 0),
     source: plan.table,
