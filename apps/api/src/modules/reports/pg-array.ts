@@ -11,10 +11,20 @@ export function parseTextArray2D(text: string | null | undefined): (string | nul
   if (!text || text === '{}') return [];
   // Fast path: nothing quoted (numbers, plain words), so commas and braces are only separators.
   if (!text.includes('"')) {
-    return text
-      .slice(2, -2)
-      .split('},{')
-      .map((row) => row.split(',').map((v) => (v === 'NULL' ? null : v)));
+    const firstRow = text.slice(2, text.indexOf('}'));
+    let width = 1;
+    for (let i = 0; i < firstRow.length; i++) if (firstRow.charCodeAt(i) === 44 /* , */) width++;
+    const flat = text.slice(2, -2).split(/\},\{|,/);
+    const rows: (string | null)[][] = new Array(flat.length / width);
+    for (let i = 0, k = 0; i < flat.length; i += width, k++) {
+      const row: (string | null)[] = new Array(width);
+      for (let j = 0; j < width; j++) {
+        const v = flat[i + j]!;
+        row[j] = v === 'NULL' ? null : v;
+      }
+      rows[k] = row;
+    }
+    return rows;
   }
   const rows: (string | null)[][] = [];
   let i = 1; // after the outer '{'
