@@ -4,6 +4,7 @@
  * `YYYY-MM-DDTHH:mm:ss`.
  */
 import { isIsoDate } from './dates.ts';
+import type { WallTime } from './time-zones.ts';
 
 /** dayjs format strings for the same four shapes; the first is the display format. */
 export const DATE_TIME_FORMATS = [
@@ -13,14 +14,8 @@ export const DATE_TIME_FORMATS = [
   'YYYY-MM-DD[T]HH:mm',
 ] as const;
 
-export interface DateTimeParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
+/** A wall time's fields (the same shape as the time zones' WallTime). */
+export type DateTimeParts = WallTime;
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 

@@ -2,6 +2,7 @@
  * Export file names (spec section 9): `name_YYYY-MM-DD_HHmmss.csv|xlsx`, stamped with the
  * local time of the moment of export (or the given time zone's).
  */
+import { wallTimeOf } from './time-zones.ts';
 
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -13,18 +14,8 @@ export function exportTimestamp(date: Date = new Date(), timeZone?: string): str
   if (!timeZone) {
     return `${date.getFullYear()}-${p2(date.getMonth() + 1)}-${p2(date.getDate())}_${p2(date.getHours())}${p2(date.getMinutes())}${p2(date.getSeconds())}`;
   }
-  const fmt = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  });
-  const get = (type: string) => fmt.formatToParts(date).find((p) => p.type === type)?.value ?? '00';
-  return `${get('year')}-${get('month')}-${get('day')}_${get('hour')}${get('minute')}${get('second')}`;
+  const w = wallTimeOf(date.getTime(), timeZone);
+  return `${w.year}-${p2(w.month)}-${p2(w.day)}_${p2(w.hour)}${p2(w.minute)}${p2(w.second)}`;
 }
 
 /**
