@@ -57,8 +57,19 @@ function precompress(): Plugin {
 
 const testRoutes = process.env.VITE_TEST_ROUTES === '1' ? '1' : '';
 
-export default defineConfig({
+/**
+ * react-router's export map names only its development build (remix-run/react-router#12437,
+ * #14102: dev warnings on, extra checks); a production build uses the production files it ships.
+ */
+const reactRouterDist = path.resolve(import.meta.dirname, '../../node_modules/react-router/dist/production');
+const productionAliases = [
+  { find: /^react-router$/, replacement: path.join(reactRouterDist, 'index.mjs') },
+  { find: /^react-router\/dom$/, replacement: path.join(reactRouterDist, 'dom-export.mjs') },
+];
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), precompress()],
+  resolve: { alias: command === 'build' ? productionAliases : [] },
   define: {
     // A literal, so a production build drops the test routes and their chunk entirely.
     'import.meta.env.VITE_TEST_ROUTES': JSON.stringify(testRoutes),
@@ -94,4 +105,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));
