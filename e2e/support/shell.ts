@@ -178,3 +178,14 @@ export async function cookieValue(context: BrowserContext, name: string): Promis
   const cookies = await context.cookies(getBaseURL());
   return cookies.find((c) => c.name === name)?.value;
 }
+
+/**
+ * Picks a role in the open simulator's role select. The list is virtual, so the role is typed
+ * into the select's search box to bring it into view; the text is filled into the box itself
+ * (keystrokes sent before the box has focus were lost under load, leaving the role out of view).
+ */
+export async function chooseSimulatedRole(page: Page, role: string): Promise<void> {
+  await page.getByTestId('simulate-role').click();
+  await page.locator('#bo-simulate-role').fill(role);
+  await page.locator('.ant-select-item-option').filter({ hasText: new RegExp(`^${role}$`) }).click();
+}

@@ -11,7 +11,7 @@ import { wallTimeOf } from '@backoffice/core/time-zones';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBaseURL, launchBrowser } from '../support/browser.ts';
 import { REPO_ROOT } from '../support/server.ts';
-import { apiLogin, DEMO, seedSession, waitForShell, type Lang } from '../support/shell.ts';
+import { apiLogin, chooseSimulatedRole, DEMO, seedSession, waitForShell, type Lang } from '../support/shell.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -198,9 +198,7 @@ describe('dashboard', () => {
       await page.getByTestId('simulator-open').click();
       const form = page.getByTestId('simulator-form');
       await form.waitFor();
-      await page.getByTestId('simulate-role').click();
-      await page.keyboard.type('TECH_SUPPLY');
-      await page.locator('.ant-select-item-option').filter({ hasText: /^TECH_SUPPLY$/ }).click();
+      await chooseSimulatedRole(page, 'TECH_SUPPLY');
       await form.getByTestId('simulate-submit').click();
       await page.getByTestId('simulation-banner').waitFor();
       await page.locator('[data-testid="dashboard"] .bo-dash[data-state="ready"][data-money="false"]').waitFor();

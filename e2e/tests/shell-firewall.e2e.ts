@@ -2,7 +2,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
-import { DEMO, signIn, toast, withPage } from '../support/shell.ts';
+import { chooseSimulatedRole, DEMO, signIn, toast, withPage } from '../support/shell.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -118,9 +118,7 @@ describe('firewall control', () => {
       await signIn(page, DEMO.admin, { via: 'api' });
       await page.getByTestId('firewall-open').waitFor();
       await page.getByTestId('simulator-open').click();
-      await page.getByTestId('simulate-role').click();
-      await page.keyboard.type('HR');
-      await page.locator('.ant-select-item-option').filter({ hasText: /^HR$/ }).click();
+      await chooseSimulatedRole(page, 'HR');
       await page.getByTestId('simulate-submit').click();
       await page.getByTestId('simulation-banner').waitFor();
       await page.getByTestId('firewall-open').waitFor({ state: 'detached' });

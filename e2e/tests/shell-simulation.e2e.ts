@@ -2,7 +2,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
-import { apiLogin, currentPath, DEMO, signIn, storedSession, toast, waitForShell, withPage } from '../support/shell.ts';
+import { apiLogin, chooseSimulatedRole, currentPath, DEMO, signIn, storedSession, toast, waitForShell, withPage } from '../support/shell.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -17,13 +17,6 @@ async function openSimulator(page: Page) {
   const form = page.getByTestId('simulator-form');
   await form.waitFor();
   return form;
-}
-
-async function chooseRole(page: Page, role: string) {
-  await page.getByTestId('simulate-role').click();
-  // The list is virtual: type to bring the role into view.
-  await page.keyboard.type(role);
-  await page.locator('.ant-select-item-option').filter({ hasText: new RegExp(`^${role}$`) }).click();
 }
 
 describe('simulation', () => {
@@ -49,7 +42,7 @@ describe('simulation', () => {
       expect(await form.locator('.ant-select-disabled').count()).toBe(1);
       await userId.fill('');
       expect(await submit.isDisabled()).toBe(true);
-      await chooseRole(page, 'FINANCE');
+      await chooseSimulatedRole(page, 'FINANCE');
       expect(await userId.isDisabled()).toBe(true);
       expect(await submit.isDisabled()).toBe(false);
     });
@@ -59,7 +52,7 @@ describe('simulation', () => {
     await withPage(browser, {}, async (page) => {
       await signIn(page, DEMO.admin, { via: 'api', path: '/utils/scheduler' });
       const form = await openSimulator(page);
-      await chooseRole(page, 'FINANCE');
+      await chooseSimulatedRole(page, 'FINANCE');
       await form.getByTestId('simulate-submit').click();
       await page.waitForURL(/\/en$/);
       const banner = page.getByTestId('simulation-banner');
