@@ -19,6 +19,7 @@
  */
 import react from '@vitejs/plugin-react';
 import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -61,7 +62,7 @@ const testRoutes = process.env.VITE_TEST_ROUTES === '1' ? '1' : '';
  * react-router's export map names only its development build (remix-run/react-router#12437,
  * #14102: dev warnings on, extra checks); a production build uses the production files it ships.
  */
-const reactRouterDist = path.resolve(import.meta.dirname, '../../node_modules/react-router/dist/production');
+const reactRouterDist = path.join(path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist', 'production');
 const productionAliases = [
   { find: /^react-router$/, replacement: path.join(reactRouterDist, 'index.mjs') },
   { find: /^react-router\/dom$/, replacement: path.join(reactRouterDist, 'dom-export.mjs') },

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { wallTimeOf } from '@backoffice/core/time-zones';
+import { localDateOf, wallTimeOf } from '@backoffice/core/time-zones';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBaseURL, launchBrowser } from '../support/browser.ts';
 import { REPO_ROOT } from '../support/server.ts';
@@ -59,10 +59,7 @@ async function expectedAsOf(lang: Lang, token: string): Promise<RegExp> {
   const res = await fetch(`${getBaseURL()}/v1/dashboard?timezone=Europe%2FMadrid&sections=tiles`, { headers: { authorization: `Bearer ${token}` } });
   const asOf = Date.parse(((await res.json()) as { data: { as_of: string } }).data.as_of);
   const zone = 'Europe/Madrid';
-  const day = (ms: number) => {
-    const w = wallTimeOf(ms, zone);
-    return `${w.year}-${w.month}-${w.day}`;
-  };
+  const day = (ms: number) => localDateOf(ms, zone);
   const w = wallTimeOf(asOf, zone);
   const time = `${String(w.hour).padStart(2, '0')}:00`;
   const now = Date.now();

@@ -8,6 +8,7 @@
  * is the only zone-dependent value and comes from {@link todayIn}.
  * Weeks start on Monday (spec section 9), whatever the locale.
  */
+import { localDateOf } from './time-zones.ts';
 
 /** `YYYY-MM-DD`. */
 export type IsoDate = string;
@@ -108,14 +109,7 @@ function isoOf(year: number, month: number, day: number): IsoDate {
  */
 export function todayIn(now: Date = new Date(), timeZone?: string): IsoDate {
   if (!timeZone) return `${pad(now.getFullYear(), 4)}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-  const fmt = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  });
-  const get = (type: string) => fmt.formatToParts(now).find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
+  return localDateOf(now.getTime(), timeZone);
 }
 
 export function addDays(date: IsoDate, days: number): IsoDate {

@@ -54,6 +54,12 @@ export function wallTimeOf(epochMs: number, tz: string): WallTime {
   return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
 }
 
+/** The calendar date (`YYYY-MM-DD`) of an instant in a zone. */
+export function localDateOf(epochMs: number, tz: string): string {
+  const w = wallTimeOf(epochMs, tz);
+  return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
+}
+
 /** Offset of a zone at an instant, in minutes (Madrid in summer: +120). */
 export function zoneOffsetMinutes(epochMs: number, tz: string): number {
   if (isUtcZone(tz)) return 0;

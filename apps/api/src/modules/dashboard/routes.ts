@@ -12,17 +12,17 @@
  * or billing permission (DASHBOARD_MONEY_RESOURCES). Hidden parts come back as null.
  * Reads the rollups only; "now" is the end of the loaded data when that is earlier (a stale demo).
  */
-import { isAllowed } from '@backoffice/core/acl';
+import { hasMoneyArea, hasReportArea } from '@backoffice/core/dashboard';
 import { ok } from '@backoffice/core/envelope';
 import { localeFromAcceptLanguage } from '@backoffice/core/i18n/catalogues';
 import {
   DASHBOARD_FIREWALL_EXPIRY_MINUTES,
-  DASHBOARD_MONEY_RESOURCES,
   DASHBOARD_SECTIONS,
   DASHBOARD_SERIES_DAYS,
   DASHBOARD_TOP_DAYS,
   DASHBOARD_TOP_N,
   dashboardQuerySchema,
+  localDateOf,
   wallTimeOf,
   zonedTimeToEpoch,
   type DashboardSection,
@@ -37,13 +37,6 @@ import { query } from '../../reports-data/sql.ts';
 import { domainValidator } from '../reports/validation.ts';
 import { datasetRange, runReport } from '../reports/service.ts';
 
-export function canSeeReports(caller: Caller): boolean {
-  return ['/v1/reports', '/v1/graphs', ...DASHBOARD_MONEY_RESOURCES].some((resource) => isAllowed(caller, { resource }));
-}
-export function canSeeMoney(caller: Caller): boolean {
-  return DASHBOARD_MONEY_RESOURCES.some((resource) => isAllowed(caller, { resource }));
-}
-
 /** Local midnight of the day `offsetDays` away from the local day of `ms`. */
 function localMidnight(ms: number, tz: string, offsetDays = 0): number {
   const w = wallTimeOf(ms, tz);
@@ -51,10 +44,6 @@ function localMidnight(ms: number, tz: string, offsetDays = 0): number {
   return zonedTimeToEpoch({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: 0, minute: 0, second: 0 }, tz);
 }
 
-const localDate = (ms: number, tz: string) => {
-  const w = wallTimeOf(ms, tz);
-  return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
-};
 
 interface Window {
   from: number;
@@ -163,8 +152,8 @@ export async function dashboard(ctx: AppContext, caller: Caller, tz: string, sec
   const range = await datasetRange(ctx.database);
   const nowHour = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
   const asOf = range ? Math.min(nowHour, range.endMs) : nowHour;
-  const reports = canSeeReports(caller);
-  const money = canSeeMoney(caller);
+  const reports = hasReportArea(caller);
+  const money = hasMoneyArea(caller);
   const want = new Set(sections);
   const out: Record<string, unknown> = {
     timezone: tz,
@@ -212,7 +201,7 @@ export async function dashboard(ctx: AppContext, caller: Caller, tz: string, sec
       const partners = await runReport(ctx.database, spec('demand_partner'), { limit: DASHBOARD_TOP_N, offset: 0 }, locale);
       const pubs = await runReport(ctx.database, spec('publisher'), { limit: DASHBOARD_TOP_N, offset: 0 }, locale);
       out.top = {
-        from: localDate(localMidnight(asOf - 1, tz, -(DASHBOARD_TOP_DAYS - 1)), tz),
+        from: localDateOf(localMidnight(asOf - 1, tz, -(DASHBOARD_TOP_DAYS - 1)), tz),
         partners: partners.rows,
         publishers: pubs.rows,
       };

@@ -5,7 +5,6 @@ import {
   dataViewerHref,
   dayPart,
   firstName,
-  sectionsFor,
   shiftDecimal,
   shortcutGroups,
   tileDelta,
@@ -19,6 +18,7 @@ import {
   type Person,
   type WaitingEntry,
 } from './dashboard-model.ts';
+import { sectionsFor } from './dashboard-access.ts';
 import { formatFraction, formatTileValue } from './dashboard-format.ts';
 
 // ACLs shaped like the demo roles (apps/api/src/db/demo-data.ts).

@@ -6,11 +6,13 @@
  */
 import { formatNumber, toDecimalString } from '@backoffice/core/format';
 import { buildMenuTree, entryPath, filterMenu, flattenMenu, isPathAllowed, type MenuEntry } from '@backoffice/core/menu';
-import { wallTimeOf, type ReportRow } from '@backoffice/core/reports';
+import type { ReportRow } from '@backoffice/core/reports';
+import { localDateOf } from '@backoffice/core/time-zones';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
-import { hasMoneyArea, hasReportArea, type Person } from './dashboard-access.ts';
+import { hasMoneyArea, hasReportArea, type DashboardViewer } from '@backoffice/core/dashboard';
 
-export { browserTimeZone, hasMoneyArea, hasReportArea, sectionsFor, type Person } from './dashboard-access.ts';
+/** The person the screen is for (the session's roles and ACL; a simulated role's while simulating). */
+export type Person = DashboardViewer;
 
 // ------------------------------------------------------------------------------------ answer
 
@@ -176,11 +178,6 @@ export function tileDelta(
 
 // ------------------------------------------------------------------------------------ dates
 
-/** `YYYY-MM-DD` of an instant in a zone. */
-export function localDate(ms: number, tz: string): string {
-  const w = wallTimeOf(ms, tz);
-  return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
-}
 
 /**
  * How far the figures go, for the line under the greeting ('as_of' is the end of the last whole
@@ -191,10 +188,10 @@ export function localDate(ms: number, tz: string): string {
  * - 'until': the data stops earlier (a late load): the exact instant ("Data until 20 Nov 16:00").
  */
 export function asOfKind(asOfMs: number, nowMs: number, tz: string): 'today' | 'yesterday' | 'until' {
-  const today = localDate(nowMs, tz);
-  if (localDate(asOfMs - 1, tz) === today) return 'today';
-  const midnight = wallTimeOf(asOfMs, tz);
-  if (nowMs - asOfMs < 3_600_000 && localDate(asOfMs, tz) === today && midnight.hour === 0 && midnight.minute === 0) return 'yesterday';
+  const today = localDateOf(nowMs, tz);
+  if (localDateOf(asOfMs - 1, tz) === today) return 'today';
+  // as_of is in today and the instant before it is not: as_of is today's midnight.
+  if (localDateOf(asOfMs, tz) === today && nowMs - asOfMs < 3_600_000) return 'yesterday';
   return 'until';
 }
 
@@ -267,7 +264,7 @@ export function topRowHref(
   const id = row[`${kind}_id`];
   if (id === null || id === undefined || id === '') return null;
   // as_of is an exclusive end (an hour boundary): the last day is the day of the instant before.
-  const end = localDate(Date.parse(ctx.asOf) - 1, ctx.timezone);
+  const end = localDateOf(Date.parse(ctx.asOf) - 1, ctx.timezone);
   return dataViewerHref({
     lang: ctx.lang,
     start: ctx.from,

@@ -10,6 +10,7 @@ import { Alert, Button, Select, Skeleton, theme as antdTheme } from 'antd';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { hasMoneyArea, hasReportArea } from '@backoffice/core/dashboard';
 import { wallTimeOf } from '@backoffice/core/reports';
 import { useLocale } from '../../components/use-locale.ts';
 import { errorText } from '../../lib/api.ts';
@@ -20,9 +21,6 @@ import {
   canOpen,
   dayPart,
   firstName,
-  hasMoneyArea,
-  hasReportArea,
-  sectionsFor,
   shortcutGroups,
   timeZoneChoices,
   visibility,
@@ -31,6 +29,7 @@ import {
   waitingRows,
   type Person,
 } from './dashboard-model.ts';
+import { sectionsFor } from './dashboard-access.ts';
 import { formatDay, formatTime } from './dashboard-format.ts';
 import { DashboardShortcuts } from './dashboard-shortcuts.tsx';
 import { DashboardTileCard, DashboardTileSkeleton } from './dashboard-tiles.tsx';
