@@ -23,6 +23,10 @@ describe('sign-in', () => {
       await panel.waitFor();
       expect(await panel.textContent()).toContain('Hi, Javier Morales!');
       expect(await panel.locator('img').getAttribute('src')).toMatch(/^\/v1\/staff\/pic\//);
+      // Signed out, the sign-in page downloads none of the shell's or the home's code.
+      const chunks = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.startsWith('/assets/')));
+      expect(chunks.some((p) => p.startsWith('/assets/login-page-'))).toBe(true);
+      expect(chunks.filter((p) => /^\/assets\/(shell-layout|dashboard-page)-/.test(p))).toEqual([]);
       // An unknown mail shows no panel.
       await page.locator('#login-mail').fill('nobody.here@adtech.example');
       await panel.waitFor({ state: 'detached' });
