@@ -87,6 +87,24 @@ describe.skipIf(!NGINX)('nginx firewall adapter against a real nginx', () => {
   const waitStatus = (from: string, want: number) =>
     waitFor(async () => (await statusFrom(from, port)) === want, 10_000, `${from} to get ${want} from nginx`);
 
+  /** The pids of the nginx master's worker processes. */
+  const workerPids = (): number[] => {
+    const master = Number(fs.readFileSync(path.join(prefix, 'nginx.pid'), 'utf8').trim());
+    return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
+      try {
+        return /^PPid:\s+(\d+)$/m.exec(fs.readFileSync(`/proc/${d}/status`, 'utf8'))?.[1] === String(master);
+      } catch {
+        return false; // exited while we looked
+      }
+    }).map(Number);
+  };
+  /**
+   * On a reload nginx starts the new worker first and tells the old one to stop only ~100 ms later;
+   * until then either may answer, with the old or the new allow-list. A check that a source is
+   * refused is only meaningful once the old worker is gone (worker_processes 1).
+   */
+  const oldWorkersGone = () => waitFor(async () => workerPids().length === 1, 10_000, 'nginx to retire the worker of the previous configuration');
+
   beforeAll(async () => {
     prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-nginx-'));
     // nginx's workers drop root privileges (user nobody): they must be able to read the site.
@@ -173,6 +191,7 @@ http {
     expect(entry.status).toBe('ACTIVE');
     expect(fs.readFileSync(allowFile, 'utf8')).toMatch(new RegExp(`^allow ${ALLOWED.replace(/\./g, '\\.')};\\ndeny all;\\n$`, 'm'));
     await waitStatus(ALLOWED, 200);
+    await oldWorkersGone();
     expect(await statusFrom(OTHER, port)).toBe(403);
   });
 
@@ -184,6 +203,8 @@ http {
     expect(await entryById(t.app, entry.id)).toMatchObject({ status: 'DISABLED', disabledReason: 'expired' });
     expect(fs.readFileSync(allowFile, 'utf8')).not.toContain(`allow ${ALLOWED};`);
     await waitStatus(ALLOWED, 403);
+    await oldWorkersGone();
+    expect(await statusFrom(ALLOWED, port)).toBe(403);
     expect(await statusFrom(OTHER, port)).toBe(403);
   });
 
@@ -207,6 +228,7 @@ http {
     const again = await t.app.inject({ method: 'POST', url: `/v1/firewall/entries/${failed.id}/enable`, headers: finance, remoteAddress: OTHER });
     expect(body<{ update_firewall_ip: string; entry: FirewallEntryItem }>(again).data).toMatchObject({ update_firewall_ip: 'OK', entry: { status: 'ACTIVE' } });
     await waitStatus(OTHER, 200);
+    await oldWorkersGone();
     expect(await statusFrom(ALLOWED, port)).toBe(403);
   });
 });
