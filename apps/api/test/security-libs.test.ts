@@ -57,7 +57,7 @@ describe('database rate limiter', () => {
     expect(states[4]!.retryAfterSec).toBeGreaterThan(0);
     expect(states[4]!.retryAfterSec).toBeLessThanOrEqual(600);
     expect((await peekRateLimit(db, 'test:a', rule)).count).toBe(5);
-    await refundRateLimit(db, 'test:a', rule, 2);
+    await refundRateLimit(db, 'test:a', states[4]!, 2);
     expect((await peekRateLimit(db, 'test:a', rule)).count).toBe(3);
     await resetRateLimit(db, 'test:a');
     expect((await peekRateLimit(db, 'test:a', rule)).count).toBe(0);
@@ -72,6 +72,23 @@ describe('database rate limiter', () => {
     expect(states.filter((s) => !s.limited)).toHaveLength(5);
   });
 
+  it('gives a refund back to the window the hit was counted in, not to the current one', async () => {
+    await awayFromWindowEdge(rule.windowSec, 10_000);
+    const db = dbOf(t.app);
+    const hit = await hitRateLimit(db, 'test:refund', rule);
+    await hitRateLimit(db, 'test:refund', rule);
+    // The window moves on while the request runs: its hits now sit in the previous window and the
+    // current one has counted 2 hits of other requests.
+    await db.execute(sql`update rate_limits set window_start = window_start - make_interval(secs => ${rule.windowSec}::int) where key = 'test:refund'`);
+    await hitRateLimit(db, 'test:refund', rule);
+    const current = await hitRateLimit(db, 'test:refund', rule);
+    const earlier = { ...hit, windowStartSec: hit.windowStartSec - rule.windowSec };
+    await refundRateLimit(db, 'test:refund', earlier);
+    const counts = await rows<{ count: number }>(db, sql`select count from rate_limits where key = 'test:refund' order by window_start`);
+    expect(counts.map((r) => Number(r.count))).toEqual([1, current.count]);
+    expect(current.count).toBe(2);
+  });
+
   it('starts a new window after windowSec and prunes old windows', async () => {
     const db = dbOf(t.app);
     await hitRateLimit(db, 'test:old', rule);
@@ -82,7 +99,7 @@ describe('database rate limiter', () => {
   });
 
   it('builds the 429 error with minutes and Retry-After', () => {
-    const err = tooManyRequests({ count: 9, limited: true, remaining: 0, retryAfterSec: 61 }, 'auth.too_many_attempts');
+    const err = tooManyRequests({ count: 9, limited: true, remaining: 0, retryAfterSec: 61, windowStartSec: 0 }, 'auth.too_many_attempts');
     expect(err.statusCode).toBe(429);
     expect(err.params).toEqual({ minutes: 2, seconds: 61 });
     expect(err.headers).toEqual({ 'retry-after': '61' });

@@ -26,6 +26,8 @@ export interface RateLimitState {
   remaining: number;
   /** Seconds until the current window ends (at least 1). */
   retryAfterSec: number;
+  /** Start of the window these hits were counted in (epoch seconds, from the database clock). */
+  windowStartSec: number;
 }
 
 /** Counters older than this are removed by pruneRateLimits (longer than any window in use). */
@@ -38,7 +40,7 @@ function windowStartSql(windowSec: number) {
 
 function toState(count: number, windowStartEpoch: number, nowEpoch: number, rule: RateLimitRule): RateLimitState {
   const retryAfterSec = Math.max(1, Math.ceil(windowStartEpoch + rule.windowSec - nowEpoch));
-  return { count, limited: count > rule.max, remaining: Math.max(0, rule.max - count), retryAfterSec };
+  return { count, limited: count > rule.max, remaining: Math.max(0, rule.max - count), retryAfterSec, windowStartSec: windowStartEpoch };
 }
 
 /** Adds `cost` hits to `key` in the current window and answers the new state. */
@@ -72,12 +74,16 @@ export async function peekRateLimit(db: Db, key: string, rule: RateLimitRule): P
   return toState(Number(row?.count ?? 0), Number(row?.windowStart ?? 0), Number(row?.now ?? 0), rule);
 }
 
-/** Gives back `cost` hits in the current window (for example a sign-in that turned out right). */
-export async function refundRateLimit(db: Db, key: string, rule: RateLimitRule, cost = 1): Promise<void> {
+/**
+ * Gives back `cost` hits in the window `hit` counted them in (for example a sign-in that turned out
+ * right). Not the current window: a sign-in that began in one window and ended in the next would
+ * otherwise take a hit off the new window, which it never counted in.
+ */
+export async function refundRateLimit(db: Db, key: string, hit: Pick<RateLimitState, 'windowStartSec'>, cost = 1): Promise<void> {
   await db
     .update(rateLimits)
     .set({ count: sql`greatest(${rateLimits.count} - ${cost}::int, 0)` })
-    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowStartSql(rule.windowSec))));
+    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, sql`to_timestamp(${hit.windowStartSec}::float8)`)));
 }
 
 /** Forgets every window of `key` (a successful sign-in resets that mail's failures). */

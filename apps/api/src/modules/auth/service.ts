@@ -94,7 +94,7 @@ export async function login(ctx: AppContext, request: FastifyRequest, body: Logi
 
   // The right password: forget this mail's failures and give the address its attempt back.
   await resetRateLimit(db, loginMailKey(mail));
-  await refundRateLimit(db, loginIpKey(request.ip), rules.ip);
+  await refundRateLimit(db, loginIpKey(request.ip), ipState);
 
   const identity = user.active ? await loadCallerIdentity(ctx.database, user.id) : null;
   if (!identity) {
