@@ -64,8 +64,13 @@ const BOOT_MODULES = {
   home: ['/src/features/dashboard/dashboard-page.tsx'],
 } as const;
 
-/** The session key of the session store (lib/session-store.ts), read by the boot script. */
+/**
+ * What the boot script reads of the session store (lib/session-store.ts): its local-storage key
+ * and the cookie of a live browser session. The dashboard e2e test fails if they drift (the home's
+ * chunks would no longer be asked for before the entry runs).
+ */
 const SESSION_KEY = 'backoffice-session';
+const LIVE_COOKIE = 'bo_live';
 
 /**
  * Starts downloading the lazy code of the shell and of the home with the HTML, not after the
@@ -112,10 +117,15 @@ function bootPreload(): Plugin {
         };
         const shell = filesOf(BOOT_MODULES.shell, new Set());
         const home = filesOf(BOOT_MODULES.home, new Set(shell.map((f) => f.slice(1))));
+        // As the store does (restoreSession, isTokenExpired): no "remember" and the browser was
+        // closed, or an expired token, means the sign-in page comes next, which needs none of it.
         const source = String.raw`(function () {
   try {
     var s = JSON.parse(localStorage.getItem(${JSON.stringify(SESSION_KEY)}) || 'null');
-    if (!s || !s.state || !s.state.user || typeof s.state.user.token !== 'string') return;
+    var u = s && s.state && s.state.user;
+    if (!u || typeof u.token !== 'string') return;
+    if (!s.state.remember && !new RegExp('(^|; )' + ${JSON.stringify(LIVE_COOKIE)} + '=1(;|$)').test(document.cookie)) return;
+    if (typeof u.exp === 'number' && u.exp * 1000 <= Date.now()) return;
     var p = location.pathname.replace(/\/+$/, '');
     if (/^\/[a-z]{2}\/login$/.test(p) || p === '/clean') return;
     var files = ${JSON.stringify(shell)};
@@ -135,7 +145,9 @@ function bootPreload(): Plugin {
         const ref = this.emitFile({ type: 'asset', name: 'boot-preload.js', source });
         const html = bundle['index.html'];
         if (!html || html.type !== 'asset' || typeof html.source !== 'string') return this.error('boot preload: no index.html');
-        html.source = html.source.replace('</title>', `</title>\n    <script src="/${this.getFileName(ref)}"></script>`);
+        const withScript = html.source.replace('</title>', `</title>\n    <script src="/${this.getFileName(ref)}"></script>`);
+        if (withScript === html.source) return this.error('boot preload: index.html has no </title> to put the script after');
+        html.source = withScript;
       },
     },
   };
