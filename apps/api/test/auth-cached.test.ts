@@ -37,10 +37,12 @@ describe('authentication with cached tokens and identities', () => {
       expect(a.mail).toBe(DEMO.tech);
       expect(b.mail).toBe(DEMO.marketing);
     }
-    const { token } = await t.app.tokens.sign(tech.session.id, { ttlSec: 1 });
+    // Expiry is in whole seconds: a 1-second token signed at the end of a second has a
+    // millisecond left. Two seconds leave at least one to use it; then wait past its expiry.
+    const { token, exp } = await t.app.tokens.sign(tech.session.id, { ttlSec: 2 });
     const headers = { authorization: `Bearer ${token}` };
     expect((await t.app.inject({ url: '/v1/admin/menu', headers })).statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, Math.max(0, exp * 1000 - Date.now()) + 50));
     expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/menu', headers }), 401, 'auth.token_expired');
     expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/menu', headers: { authorization: `Bearer ${token}x` } }), 401, 'auth.token_invalid');
     expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/menu', headers: { authorization: 'Bearer' } }), 401, 'auth.token_missing');
