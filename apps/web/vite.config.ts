@@ -26,6 +26,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { OutputBundle, OutputChunk } from 'rollup';
 import { defineConfig, type Plugin } from 'vite';
+import { LIVE_SESSION_COOKIE, SESSION_STORAGE_KEY } from './src/lib/session-keys.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -64,13 +65,6 @@ const BOOT_MODULES = {
   home: ['/src/features/dashboard/dashboard-page.tsx'],
 } as const;
 
-/**
- * What the boot script reads of the session store (lib/session-store.ts): its local-storage key
- * and the cookie of a live browser session. The dashboard e2e test fails if they drift (the home's
- * chunks would no longer be asked for before the entry runs).
- */
-const SESSION_KEY = 'backoffice-session';
-const LIVE_COOKIE = 'bo_live';
 
 /**
  * Starts downloading the lazy code of the shell and of the home with the HTML, not after the
@@ -121,10 +115,10 @@ function bootPreload(): Plugin {
         // closed, or an expired token, means the sign-in page comes next, which needs none of it.
         const source = String.raw`(function () {
   try {
-    var s = JSON.parse(localStorage.getItem(${JSON.stringify(SESSION_KEY)}) || 'null');
+    var s = JSON.parse(localStorage.getItem(${JSON.stringify(SESSION_STORAGE_KEY)}) || 'null');
     var u = s && s.state && s.state.user;
     if (!u || typeof u.token !== 'string') return;
-    if (!s.state.remember && !new RegExp('(^|; )' + ${JSON.stringify(LIVE_COOKIE)} + '=1(;|$)').test(document.cookie)) return;
+    if (!s.state.remember && !new RegExp('(^|; )' + ${JSON.stringify(LIVE_SESSION_COOKIE)} + '=1(;|$)').test(document.cookie)) return;
     if (typeof u.exp === 'number' && u.exp * 1000 <= Date.now()) return;
     var p = location.pathname.replace(/\/+$/, '');
     if (/^\/[a-z]{2}\/login$/.test(p) || p === '/clean') return;

@@ -14,14 +14,13 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from '@backoffice/core/i18n/cat
 import type { MenuEntry } from '@backoffice/core/menu';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import { LIVE_SESSION_COOKIE, SESSION_STORAGE_KEY } from './session-keys.ts';
 
-export const SESSION_STORAGE_KEY = 'backoffice-session';
+export { LIVE_SESSION_COOKIE, SESSION_STORAGE_KEY };
 /** Bump when the persisted shape changes; older states are dropped by `migrate`. */
 export const SESSION_VERSION = 1;
 /** Menus are refreshed after more than one day (spec section 9). */
 export const MENU_MAX_AGE_MS = 24 * 60 * 60 * 1000;
-/** Browser-session cookie that keeps a non-remembered session alive until the browser closes. */
-export const LIVE_SESSION_COOKIE = 'bo_live';
 
 export type Theme = 'light' | 'dark';
 

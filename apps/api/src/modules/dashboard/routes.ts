@@ -44,7 +44,6 @@ function localMidnight(ms: number, tz: string, offsetDays = 0): number {
   return zonedTimeToEpoch({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: 0, minute: 0, second: 0 }, tz);
 }
 
-
 interface Window {
   from: number;
   to: number;

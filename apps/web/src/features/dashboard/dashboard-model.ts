@@ -178,7 +178,6 @@ export function tileDelta(
 
 // ------------------------------------------------------------------------------------ dates
 
-
 /**
  * How far the figures go, for the line under the greeting ('as_of' is the end of the last whole
  * hour with data):
