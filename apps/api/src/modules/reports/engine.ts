@@ -179,19 +179,26 @@ function baseNeeds(metric: Metric): BaseMetric[] {
 const sumRef = (m: BaseMetric) => `g.s_${BASE_COLUMN[m]}`;
 
 /** Numeric SQL expression of a metric over the grouped sums (for sorting), and its output. */
-export function metricExpr(metric: Metric): { sortExpr: string; outExpr: string; rawExpr: string; codec: CellCodec } {
+export function metricExpr(metric: Metric): {
+  sortExpr: string;
+  outExpr: string;
+  rawExpr: string;
+  /** The raw cell as a bigint, for counts and money (integer micro-units); ratios have none. */
+  intExpr?: string;
+  codec: CellCodec;
+} {
   const def = METRIC_DEFS[metric];
   if (def.kind === 'count') {
     const e = `COALESCE(${sumRef(metric as BaseMetric)}, 0)`;
-    return { sortExpr: e, outExpr: `${e}::float8`, rawExpr: e, codec: NUMBER };
+    return { sortExpr: e, outExpr: `${e}::float8`, rawExpr: e, intExpr: e, codec: NUMBER };
   }
   if (metric === 'revenue' || metric === 'cost') {
     const e = `COALESCE(${sumRef(metric)}, 0)`;
-    return { sortExpr: e, outExpr: `round(${e} / 1000000.0, 6)::text`, rawExpr: `${e}::text`, codec: MICROS };
+    return { sortExpr: e, outExpr: `round(${e} / 1000000.0, 6)::text`, rawExpr: `${e}::text`, intExpr: e, codec: MICROS };
   }
   if (metric === 'margin') {
     const e = `(COALESCE(${sumRef('revenue')}, 0) - COALESCE(${sumRef('cost')}, 0))`;
-    return { sortExpr: e, outExpr: `round(${e} / 1000000.0, 6)::text`, rawExpr: `${e}::text`, codec: MICROS };
+    return { sortExpr: e, outExpr: `round(${e} / 1000000.0, 6)::text`, rawExpr: `${e}::text`, intExpr: e, codec: MICROS };
   }
   const r = def.ratio!;
   const num =
@@ -343,11 +350,14 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
   const csvCells: string[] = [];
   /** The paged answer's raw cells and how each is decoded. */
   const rawDims: string[] = [];
+  /** The same cells as bigints, while every cell so far is an integer (null once one is text). */
+  let intCells: string[] | null = [];
   const dimCodecs: CellCodec[] = [];
   for (const d of dims) {
     if (isTimeDimension(d)) {
       // Epoch seconds of the bucket's wall time (of the UTC hour itself for utcHours).
       rawDims.push(`extract(epoch FROM g."${d}")::int8`);
+      intCells?.push(`extract(epoch FROM g."${d}")::int8`);
       dimCodecs.push({ kind: 'time', dim: d });
       const wall = utcHours ? `(g."${d}" AT TIME ZONE 'UTC')` : `g."${d}"`;
       outDims.push(`${timeLabel(d, wall)} AS "${d}"`);
@@ -379,6 +389,7 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
         rawDims.push(name(), `g."${d}"`);
         dimCodecs.push(PLAIN, NUMBER);
       }
+      intCells = null;
       if (opts.csvLine) {
         const csvName =
           d === 'deal'
@@ -394,6 +405,7 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
       if (opts.csvLine) csvCells.push(`(${params.add(values.map(csvField))}::text[])[g."${d}"]`);
       else if (opts.rowsOnly) outDims.push(`${label()} AS "${d}"`);
       rawDims.push(`g."${d}"`);
+      intCells?.push(`g."${d}"::int8`);
       dimCodecs.push({ kind: 'enum', values });
       sortable[d] = label;
       dimKeys.push(d);
@@ -403,9 +415,11 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
   const rawMetrics: string[] = [];
   const totalCodecs: CellCodec[] = [];
   for (const m of spec.metrics) {
-    const { sortExpr, outExpr, rawExpr, codec } = metricExpr(m);
+    const { sortExpr, outExpr, rawExpr, intExpr, codec } = metricExpr(m);
     outMetrics.push(`${outExpr} AS "${m}"`);
     rawMetrics.push(rawExpr);
+    if (intExpr === undefined) intCells = null;
+    else intCells?.push(intExpr);
     totalCodecs.push(codec);
     // Counts as exact integers (not through float8); money and ratios are already decimal text.
     if (opts.csvLine)
@@ -464,6 +478,12 @@ SELECT ${select} FROM g ${joins.join(' ')} ${orderBy}`;
     // one plain hash aggregate is about a fifth faster on a 90-day report. Totals and the row
     // count come from one pass over the groups.
     const sumNames = [...bases].map((b) => `s_${BASE_COLUMN[b]}`);
+    // A page of integers only (time buckets, enum positions, counts, micro-units: no names, no
+    // ratios) is a bigint array: its output needs no quoting and no text cast per cell (Q3 of the
+    // bench on PGlite: about 1 ms less). Its text form is read by the same parser.
+    const pageRow = intCells
+      ? `ARRAY[${intCells.join(', ')}]`
+      : `ARRAY[${[...rawDims, ...rawMetrics].map((c) => `(${c})::text`).join(', ')}]`;
     text = `WITH src AS (\n  ${src}\n), g AS MATERIALIZED (
   SELECT ${[...groupCols, ...sumCols].join(', ')}
   FROM src GROUP BY ${dimNames.join(', ')}
@@ -472,7 +492,7 @@ SELECT ${select} FROM g ${joins.join(' ')} ${orderBy}`;
 ), t AS (
   SELECT ${[...sumNames.map((n) => `sum_int8(${n}) AS ${n}`), 'count(*) AS n'].join(', ')} FROM g
 )
-SELECT (SELECT array_agg(ARRAY[${[...rawDims, ...rawMetrics].map((c) => `(${c})::text`).join(', ')}] ${orderBy}) FROM pg g ${joins.join(' ')})::text AS rows,
+SELECT (SELECT array_agg(${pageRow} ${orderBy}) FROM pg g ${joins.join(' ')})::text AS rows,
 json_build_object(
   'totals', (SELECT json_build_array(${rawMetrics.join(', ')}) FROM t g),
   'total_rows', (SELECT n FROM t)
