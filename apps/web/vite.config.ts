@@ -26,6 +26,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { OutputBundle, OutputChunk } from 'rollup';
 import { defineConfig, type Plugin } from 'vite';
+import { antdStaticStyles } from './build/antd-static-styles.ts';
 import { LIVE_SESSION_COOKIE, SESSION_STORAGE_KEY } from './src/lib/session-keys.ts';
 
 const brotli = promisify(zlib.brotliCompress);
@@ -160,7 +161,7 @@ const productionAliases = [
 ];
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), bootPreload(), precompress()],
+  plugins: [react(), antdStaticStyles(), bootPreload(), precompress()],
   resolve: { alias: command === 'build' ? productionAliases : [] },
   define: {
     // A literal, so a production build drops the test routes and their chunk entirely.

@@ -122,6 +122,16 @@ describe('dashboard', () => {
       expect(timing.homeStart).not.toBeNull();
       expect(timing.shellStart!).toBeLessThan(timing.apiStarts[0]!);
       expect(timing.homeStart!).toBeLessThan(timing.apiStarts[0]!);
+      // antd's styles for the sign-in page, the shell and the home come with the build's stylesheet
+      // (apps/web/build/antd-static-styles.ts): none is written at run time. Only the theme's CSS
+      // variables are.
+      const runtimeStyles = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('style'))
+          .map((s) => s.textContent ?? '')
+          .filter((text) => text.includes(':where(.css-'))
+          .map((text) => /\.ant-[a-z-]+/.exec(text)?.[0] ?? text.slice(0, 60)),
+      );
+      expect(runtimeStyles, 'components missing from apps/web/build/antd-static-styles.ts').toEqual([]);
       console.log(`dashboard timing: tiles shown ${Math.round(timing.tiles!)} ms after navigation start (first load after sign-in); /v1/dashboard took ${timing.api.join(', ')} ms`);
       await page.reload();
       await page.locator('[data-testid="dashboard"] .bo-dash[data-state="ready"]').waitFor();

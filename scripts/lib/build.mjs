@@ -33,6 +33,7 @@ const CORE_INPUTS = [fromRoot('packages', 'core', 'src'), fromRoot('packages', '
 
 export const WEB_INPUTS = [
   fromRoot('apps', 'web', 'src'),
+  fromRoot('apps', 'web', 'build'),
   fromRoot('apps', 'web', 'public'),
   fromRoot('apps', 'web', 'index.html'),
   fromRoot('apps', 'web', 'vite.config.ts'),

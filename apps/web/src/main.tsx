@@ -14,6 +14,7 @@ import { startDashboardRequest } from './features/dashboard/use-dashboard.ts';
 import { initI18n } from './lib/i18n.ts';
 import { saveLocaleCookie } from './lib/locale-cookie.ts';
 import { useSession } from './lib/session-store.ts';
+import 'virtual:antd-static.css';
 import './app/global.css';
 
 const { pathname, search, hash } = window.location;
