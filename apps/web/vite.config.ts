@@ -134,6 +134,12 @@ function bootPreload(): Plugin {
       l.href = files[i];
       document.head.appendChild(l);
     }
+    setTimeout(function () {
+      try {
+        new Intl.NumberFormat().format(1);
+        Intl.DateTimeFormat().resolvedOptions();
+      } catch (e) {}
+    }, 0);
   } catch (e) {}
 })();
 `;
