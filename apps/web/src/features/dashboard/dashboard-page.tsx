@@ -11,7 +11,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { hasMoneyArea, hasReportArea } from '@backoffice/core/dashboard';
-import { wallTimeOf } from '@backoffice/core/reports';
+import { wallTimeOf } from '@backoffice/core/time-zones';
 import { useLocale } from '../../components/use-locale.ts';
 import { errorText } from '../../lib/api.ts';
 import { useSession } from '../../lib/session-store.ts';
