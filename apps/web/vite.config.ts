@@ -12,7 +12,9 @@
  * Code splitting: the entry holds React, the router, i18n, the session store and antd's
  * ConfigProvider; the sign-in page, the shell and every screen are lazy chunks, so the sign-in
  * route ships only what it needs (target: under 300 KB of gzip JavaScript). A signed-in first
- * load asks for the shell's and the home's chunks with the HTML (`bootPreload` below).
+ * load asks for the shell's and the home's chunks with the HTML (`bootPreload` below). antd's
+ * styles for the sign-in page, the shell and the home are rendered at build time into the entry's
+ * stylesheet (`antdStaticStyles`, build/antd-static-styles.ts).
  *
  * Every text file of the build is also written pre-compressed (`.br` at brotli's highest quality,
  * `.gz` at gzip level 9); the API serves those to browsers that accept them (@fastify/static
