@@ -89,7 +89,8 @@ export function antdStaticStyles(): Plugin {
       build = config.command === 'build' && config.mode === 'production';
     },
     resolveId(id) {
-      return id === ANTD_STATIC_CSS ? RESOLVED_ID : null;
+      // The dev server asks for the resolved id again, as a URL.
+      return id === ANTD_STATIC_CSS || id === RESOLVED_ID ? RESOLVED_ID : null;
     },
     async load(id) {
       if (id !== RESOLVED_ID) return null;
