@@ -24,7 +24,7 @@ import type * as Antd from 'antd';
 import type { Plugin } from 'vite';
 import { themeConfig } from '../src/lib/theme.ts';
 
-export const ANTD_STATIC_CSS = 'virtual:antd-static.css';
+const ANTD_STATIC_CSS = 'virtual:antd-static.css';
 // Not a \0 id: Vite's CSS pipeline (bundling into the entry's stylesheet) only takes ids that
 // end in .css.
 const RESOLVED_ID = '/__antd-static.css';
@@ -32,7 +32,7 @@ const RESOLVED_ID = '/__antd-static.css';
 type CreateElement = (type: unknown, props?: Record<string, unknown> | null, ...children: unknown[]) => unknown;
 
 /** Renders the first screens' antd components in Node and returns their styles as CSS. */
-export async function renderAntdStyles(): Promise<string> {
+async function renderAntdStyles(): Promise<string> {
   // The same module instances antd itself loads (its CommonJS build in Node), so the style cache
   // handed to the StyleProvider is the one antd's components write to.
   const require = createRequire(import.meta.url);
