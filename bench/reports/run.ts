@@ -10,10 +10,12 @@
  *      Q2 top 50 publishers x country for one partner, 90 days
  *      Q3 hour x device, 7 days, filters partner = 1 and country = ES
  *      Q4 dashboard tiles (today vs yesterday vs same weekday last week)
- *    and prints p50/p95 for both and the ratio (API / DuckDB; target <= 1.0).
+ *    and prints p50/p95 for both and the ratio (API / DuckDB; target <= 1.0). Each side is timed
+ *    right after it starts (reported as "at start"), then again after each question was asked --warm
+ *    times with other parameters (the figures the ratios use; see `warmUp`).
  * 4. Times a streamed CSV export of about one million rows and samples the server's memory.
  *
- *   npm run bench:reports -- [--db pglite|postgres|both] [--scale 111] [--days 90] [--runs 15]
+ *   npm run bench:reports -- [--db pglite|postgres|both] [--scale 111] [--days 90] [--runs 30] [--warm 100]
  *                            [--only q1,q2,q3,q4,export,xlsx] (default: all but xlsx) [--export-runs 1]
  *                            [--keep] (reuse an already loaded database of the same size)
  *                            [--load-only] (load the database(s) and stop: no DuckDB, no server)
@@ -31,6 +33,7 @@ import { migrateDatabase, openDatabase, type Database } from '../../apps/api/src
 import { FACT_COLUMNS, generateHours, Scenario } from '../../apps/api/src/reports-data/generator.ts';
 import { datasetState, loadDataset } from '../../apps/api/src/reports-data/index.ts';
 import { query } from '../../apps/api/src/reports-data/sql.ts';
+import { filterValueId } from '../../packages/core/src/reports.ts';
 // @ts-expect-error plain ESM helper without types
 import { findPostgres, recreateDatabase } from '../../scripts/lib/postgres.mjs';
 
@@ -44,7 +47,9 @@ const arg = (name: string, fallback: string) => {
 };
 const DAYS = Number(arg('days', '90'));
 const SCALE = Number(arg('scale', '111'));
-const RUNS = Number(arg('runs', '15'));
+const RUNS = Number(arg('runs', '30'));
+/** How many times each question is asked with other parameters before the timed runs (`warmUp`). */
+const WARM = Number(arg('warm', '100'));
 const WARMUP = 5;
 const DBS = arg('db', 'both') === 'both' ? ['postgres', 'pglite'] : [arg('db', 'both')];
 const KEEP = args.includes('--keep');
@@ -105,62 +110,128 @@ async function timeIt(
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const date = (ms: number) => iso(ms).slice(0, 10);
-const Q1_RANGE = { start: date(END_MS - 30 * DAY), end: date(END_MS - DAY) };
-const Q2_RANGE = { start: date(END_MS - 90 * DAY), end: date(END_MS - DAY) };
-const Q3_RANGE = { start: date(END_MS - 7 * DAY), end: date(END_MS - DAY) };
+/**
+ * The parameters of a question. The timed runs use the canonical ones (partner 1, Spain, ranges
+ * ending on the last loaded day); the warm-up asks the same four questions with other partners,
+ * countries and ranges, so that nothing it runs is the timed statement itself.
+ */
+interface Params {
+  partner: number;
+  country: string;
+  /** Days the ranges end before the last loaded day. */
+  shiftDays: number;
+  /** Q4's time zone; DuckDB shifts Q4's days by the zone's offset from UTC in the same way. */
+  zone: { name: string; offsetHours: number };
+}
+const CANONICAL: Params = {
+  partner: PARTNER,
+  country: 'ES',
+  shiftDays: 0,
+  zone: { name: 'UTC', offsetHours: 0 },
+};
+const WARM_ZONES = [
+  { name: 'Europe/Madrid', offsetHours: 1 },
+  { name: 'America/New_York', offsetHours: -5 },
+  { name: 'Asia/Tokyo', offsetHours: 9 },
+];
+const WARM_COUNTRIES = ['US', 'DE', 'FR', 'GB', 'IT', 'NL'];
+const warmParams = (i: number): Params => ({
+  partner: 2 + (i % 5),
+  country: WARM_COUNTRIES[i % WARM_COUNTRIES.length]!,
+  shiftDays: 1 + (i % 20),
+  zone: WARM_ZONES[i % WARM_ZONES.length]!,
+});
 
-const apiQueries = {
-  q1: {
-    range: Q1_RANGE,
-    timezone: 'UTC',
-    dimensions: ['day', 'demand_partner'],
-    metrics: ['impressions', 'revenue', 'ecpm'],
-    limit: 1000,
-  },
-  q2: {
-    range: Q2_RANGE,
-    timezone: 'UTC',
-    dimensions: ['publisher', 'country'],
-    metrics: ['revenue', 'impressions', 'ecpm'],
-    filters: [{ dimension: 'demand_partner', op: 'include', values: [PARTNER] }],
-    sort: [{ field: 'revenue', dir: 'desc' }],
-    limit: 50,
-  },
-  q3: {
-    range: Q3_RANGE,
+const ranges = (p: Params) => {
+  const end = END_MS - p.shiftDays * DAY;
+  return {
+    end,
+    q1: { start: date(end - 30 * DAY), end: date(end - DAY) },
+    q2: { start: date(end - 90 * DAY), end: date(end - DAY) },
+    q3: { start: date(end - 7 * DAY), end: date(end - DAY) },
+  };
+};
+
+const apiQuery = (name: 'q1' | 'q2' | 'q3', p: Params) => {
+  const r = ranges(p);
+  if (name === 'q1')
+    return {
+      range: r.q1,
+      timezone: 'UTC',
+      dimensions: ['day', 'demand_partner'],
+      metrics: ['impressions', 'revenue', 'ecpm'],
+      limit: 1000,
+    };
+  if (name === 'q2')
+    return {
+      range: r.q2,
+      timezone: 'UTC',
+      dimensions: ['publisher', 'country'],
+      metrics: ['revenue', 'impressions', 'ecpm'],
+      filters: [{ dimension: 'demand_partner', op: 'include', values: [p.partner] }],
+      sort: [{ field: 'revenue', dir: 'desc' }],
+      limit: 50,
+    };
+  return {
+    range: r.q3,
     timezone: 'UTC',
     dimensions: ['hour', 'device'],
     metrics: ['bid_requests', 'bids', 'impressions', 'revenue'],
     filters: [
-      { dimension: 'demand_partner', op: 'include', values: [PARTNER] },
-      { dimension: 'country', op: 'include', values: ['ES'] },
+      { dimension: 'demand_partner', op: 'include', values: [p.partner] },
+      { dimension: 'country', op: 'include', values: [p.country] },
     ],
     limit: 1000,
-  },
+  };
 };
+const dashboardUrl = (p: Params) =>
+  `/v1/dashboard?timezone=${encodeURIComponent(p.zone.name)}&sections=tiles`;
 
 // DuckDB over the raw rows: the same questions, the same arithmetic (sums, then ratios).
-const duckQueries = (esId: number) => ({
-  q1: `SELECT date_trunc('day', ts) AS day, demand_partner_id, sum(impressions) AS impressions, sum(revenue_micros) / 1e6 AS revenue,
+const duckQuery = (name: string, p: Params): string => {
+  const r = ranges(p);
+  const until = `ts < TIMESTAMP '${date(r.end)} 00:00:00'`;
+  const countryId = filterValueId('country', p.country);
+  if (name === 'q1')
+    return `SELECT date_trunc('day', ts) AS day, demand_partner_id, sum(impressions) AS impressions, sum(revenue_micros) / 1e6 AS revenue,
          sum(revenue_micros) / nullif(sum(impressions) * 1000, 0) AS ecpm
-       FROM facts WHERE ts >= TIMESTAMP '${Q1_RANGE.start} 00:00:00' AND ts < TIMESTAMP '${date(END_MS)} 00:00:00'
-       GROUP BY ALL ORDER BY day, demand_partner_id`,
-  q2: `SELECT publisher_id, country_id, sum(revenue_micros) / 1e6 AS revenue, sum(impressions) AS impressions,
+       FROM facts WHERE ts >= TIMESTAMP '${r.q1.start} 00:00:00' AND ${until}
+       GROUP BY ALL ORDER BY day, demand_partner_id`;
+  if (name === 'q2')
+    return `SELECT publisher_id, country_id, sum(revenue_micros) / 1e6 AS revenue, sum(impressions) AS impressions,
          sum(revenue_micros) / nullif(sum(impressions) * 1000, 0) AS ecpm
-       FROM facts WHERE demand_partner_id = ${PARTNER} AND ts >= TIMESTAMP '${Q2_RANGE.start} 00:00:00' AND ts < TIMESTAMP '${date(END_MS)} 00:00:00'
-       GROUP BY ALL ORDER BY revenue DESC LIMIT 50`,
-  q3: `SELECT ts AS hour, device_id, sum(bid_requests), sum(bids), sum(impressions), sum(revenue_micros) / 1e6
-       FROM facts WHERE demand_partner_id = ${PARTNER} AND country_id = ${esId}
-         AND ts >= TIMESTAMP '${Q3_RANGE.start} 00:00:00' AND ts < TIMESTAMP '${date(END_MS)} 00:00:00'
-       GROUP BY ALL ORDER BY hour, device_id`,
-  q4: `SELECT ${['today', 'yesterday', 'last_week']
+       FROM facts WHERE demand_partner_id = ${p.partner} AND ts >= TIMESTAMP '${r.q2.start} 00:00:00' AND ${until}
+       GROUP BY ALL ORDER BY revenue DESC LIMIT 50`;
+  if (name === 'q3')
+    return `SELECT ts AS hour, device_id, sum(bid_requests), sum(bids), sum(impressions), sum(revenue_micros) / 1e6
+       FROM facts WHERE demand_partner_id = ${p.partner} AND country_id = ${countryId}
+         AND ts >= TIMESTAMP '${r.q3.start} 00:00:00' AND ${until}
+       GROUP BY ALL ORDER BY hour, device_id`;
+  // Q4: today (the last loaded day), yesterday and the same weekday last week, in the zone's days.
+  const today = END_MS - DAY - p.zone.offsetHours * 3_600_000;
+  return `SELECT ${['today', 'yesterday', 'last_week']
     .map((k, i) => {
-      const from = END_MS - DAY - [0, 1, 7][i]! * DAY;
+      const from = today - [0, 1, 7][i]! * DAY;
       const cond = `ts >= TIMESTAMP '${iso(from).slice(0, 19)}' AND ts < TIMESTAMP '${iso(from + DAY).slice(0, 19)}'`;
       return `sum(revenue_micros) FILTER (WHERE ${cond}) AS ${k}_revenue, sum(cost_micros) FILTER (WHERE ${cond}) AS ${k}_cost, sum(impressions) FILTER (WHERE ${cond}) AS ${k}_impressions`;
     })
-    .join(', ')} FROM facts WHERE ts >= TIMESTAMP '${iso(END_MS - 8 * DAY).slice(0, 19)}'`,
-});
+    .join(', ')} FROM facts WHERE ts >= TIMESTAMP '${iso(today - 7 * DAY).slice(0, 19)}'`;
+};
+
+const QUESTIONS = ['q1', 'q2', 'q3', 'q4'] as const;
+
+/**
+ * Asks each question WARM times with other parameters (`warmParams`), in turn: what a server that
+ * has been up for a while has done. Until then V8 runs the app's JavaScript, and PGlite's
+ * WebAssembly, with its baseline compilers; the hot functions are recompiled by the optimising
+ * ones after some use (Q3 on PGlite: about twice as fast after a few hundred requests).
+ */
+async function warmUp(ask: (name: string, p: Params) => Promise<unknown>): Promise<number> {
+  const names = QUESTIONS.filter((q) => ONLY.has(q));
+  let n = 0;
+  for (let i = 0; i < WARM; i++) for (const name of names) await ask(name, warmParams(n++));
+  return n;
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -239,7 +310,10 @@ interface DbResult {
   rssPeak: number | null;
   queries: {
     name: string;
+    /** After the warm-up (what the ratios use). */
     api: { p50: number; p95: number };
+    /** The same runs right after the server started, before the warm-up. */
+    apiCold: { p50: number; p95: number };
     duckdb: { p50: number; p95: number };
     ratioP50: number;
     ratioP95: number;
@@ -401,46 +475,46 @@ async function benchDatabase(
     let rssPeak = rssIdle ?? 0;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rss(server.child.pid!) ?? 0)), 100);
     const queries: DbResult['queries'] = [];
-    for (const [name, payload] of Object.entries(apiQueries)) {
-      if (!ONLY.has(name)) continue;
-      let source = '';
-      let rows = 0;
-      const t = await timeIt(async () => {
-        const res = await fetch(`${base}/v1/reports/dataviewer/query`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(payload),
-        });
-        const b = (await res.json()) as { data: { source: string; rows: unknown[] } };
-        if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(b)}`);
-        source = b.data.source;
-        rows = b.data.rows.length;
+    const seen: Record<string, { source: string; rows?: number }> = {};
+    const ask = async (name: string, p: Params) => {
+      if (name === 'q4') {
+        const res = await fetch(`${base}${dashboardUrl(p)}`, { headers });
+        if (!res.ok) throw new Error(`dashboard: ${res.status}`);
+        await res.json();
+        return { source: 'stats_r_partner' };
+      }
+      const res = await fetch(`${base}/v1/reports/dataviewer/query`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(apiQuery(name as 'q1' | 'q2' | 'q3', p)),
       });
+      const b = (await res.json()) as { data: { source: string; rows: unknown[] } };
+      if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(b)}`);
+      return { source: b.data.source, rows: b.data.rows.length };
+    };
+    const names = QUESTIONS.filter((q) => ONLY.has(q));
+    // Right after the start (as the bench timed it until 2026-11-22), then after the warm-up.
+    const cold: Record<string, { p50: number; p95: number }> = {};
+    for (const name of names) cold[name] = await timeIt(() => ask(name, CANONICAL));
+    const w0 = performance.now();
+    const warmRequests = await warmUp(ask);
+    log(
+      `${kind}: warm-up ${warmRequests} requests (other partners, countries, ranges) in ${((performance.now() - w0) / 1000).toFixed(1)} s`,
+    );
+    for (const name of names) {
+      const t = await timeIt(async () => (seen[name] = await ask(name, CANONICAL)));
       const d = duckTimes[name]!;
       queries.push({
         name,
         api: t,
+        apiCold: cold[name]!,
         duckdb: d,
         ratioP50: t.p50 / d.p50,
         ratioP95: t.p95 / d.p95,
-        source,
-        rows,
+        ...seen[name],
       });
     }
     if (ONLY.has('q4')) {
-      const t4 = await timeIt(async () => {
-        const res = await fetch(`${base}/v1/dashboard?timezone=UTC&sections=tiles`, { headers });
-        if (!res.ok) throw new Error(`dashboard: ${res.status}`);
-        await res.json();
-      });
-      queries.push({
-        name: 'q4',
-        api: t4,
-        duckdb: duckTimes.q4!,
-        ratioP50: t4.p50 / duckTimes.q4!.p50,
-        ratioP95: t4.p95 / duckTimes.q4!.p95,
-        source: 'stats_r_partner',
-      });
       const full = await timeIt(async () => {
         const res = await fetch(`${base}/v1/dashboard?timezone=Europe/Madrid`, { headers });
         if (!res.ok) throw new Error(`dashboard: ${res.status}`);
@@ -513,15 +587,20 @@ async function duckdbBench(): Promise<{
     'revenue_micros': 'BIGINT', 'cost_micros': 'BIGINT'})`);
   const loadSec = (performance.now() - t0) / 1000;
   log(`DuckDB: ${rows.toLocaleString('en')} rows loaded in ${loadSec.toFixed(1)} s`);
-  const esId = 5; // ES is the fifth country of the catalogue
   const times: Record<string, { p50: number; p95: number }> = {};
-  for (const [name, sql] of Object.entries(duckQueries(esId))) {
-    if (!ONLY.has(name)) continue;
-    const t = await timeIt(async () => {
-      await con.runAndReadAll(sql);
-    });
+  const names = QUESTIONS.filter((q) => ONLY.has(q));
+  const ask = (name: string, p: Params) => con.runAndReadAll(duckQuery(name, p));
+  const cold: Record<string, { p50: number; p95: number }> = {};
+  for (const name of names) cold[name] = await timeIt(() => ask(name, CANONICAL));
+  const w0 = performance.now();
+  const warmRuns = await warmUp(ask);
+  log(`DuckDB: warm-up ${warmRuns} queries in ${((performance.now() - w0) / 1000).toFixed(1)} s`);
+  for (const name of names) {
+    const t = await timeIt(() => ask(name, CANONICAL));
     times[name] = { p50: t.p50, p95: t.p95 };
-    log(`DuckDB ${name}: p50 ${fmtMs(t.p50)} ms, p95 ${fmtMs(t.p95)} ms`);
+    log(
+      `DuckDB ${name}: p50 ${fmtMs(t.p50)} ms, p95 ${fmtMs(t.p95)} ms (right after loading: p50 ${fmtMs(cold[name]!.p50)} ms)`,
+    );
   }
   con.closeSync();
   return { times, loadSec, rows };
@@ -583,6 +662,7 @@ async function main() {
           'DuckDB p95',
           'ratio p50',
           'ratio p95',
+          'API p50 at start',
           'source',
         ],
         r.queries.map((q) => [
@@ -593,6 +673,7 @@ async function main() {
           fmtMs(q.duckdb.p95),
           q.ratioP50.toFixed(2),
           q.ratioP95.toFixed(2),
+          fmtMs(q.apiCold.p50),
           q.source ?? '',
         ]),
       ),

@@ -33,6 +33,7 @@ import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { callerOf } from '../../plugins/auth.ts';
 import { HOUR_MS } from '../../reports-data/rollups.ts';
+import { queryPrepared } from '../../reports-data/prepared.ts';
 import { query } from '../../reports-data/sql.ts';
 import { domainValidator } from '../reports/validation.ts';
 import { datasetRange, runReport } from '../reports/service.ts';
@@ -91,7 +92,7 @@ async function tiles(ctx: AppContext, asOf: number, tz: string, money: boolean) 
       `COALESCE(sum(impressions) FILTER (WHERE ${cond}), 0)::float8 AS ${name}_impressions`,
     );
   }
-  const [row] = await query<Record<string, string | number>>(
+  const [row] = await queryPrepared<Record<string, string | number>>(
     ctx.database,
     `SELECT ${cols.join(', ')} FROM stats_r_partner WHERE lvl = 0 AND (${conds.join(' OR ')})`,
     params,

@@ -18,6 +18,7 @@ import {
 } from '@backoffice/core/reports';
 import type { Database } from '../../db/client.ts';
 import { HOUR_MS } from '../../reports-data/rollups.ts';
+import { queryPrepared } from '../../reports-data/prepared.ts';
 import { query, queryArrays, withCursor, type SqlRow } from '../../reports-data/sql.ts';
 import {
   buildReportSql,
@@ -157,7 +158,7 @@ export async function runReport(
 ): Promise<ReportResult> {
   const plan = planReport(spec, await sourceStats(database));
   const built = buildReportSql(spec, plan, { openAuctionLabel: translate(locale, 'report.deal.open_auction'), page });
-  const rows = await query(database, built.text, built.params);
+  const rows = await queryPrepared(database, built.text, built.params);
   const metricKeys = spec.metrics as string[];
   const columns = reportColumns(spec);
   if (spec.dimensions.length === 0) {
