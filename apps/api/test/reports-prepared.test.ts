@@ -81,6 +81,18 @@ describe('queryPrepared (report statements prepared once per text)', () => {
     expect(await queryPrepared(database, 'SELECT $1::int + 0 AS v', [5])).toEqual([{ v: 5 }]);
   });
 
+  it('plans every run with its own values on PGlite (no switch to a generic plan after five runs)', async () => {
+    if (database.kind !== 'pglite') return;
+    const sql = 'SELECT count(*)::int AS n FROM generate_series(1, 100) g WHERE g < $1::int';
+    for (let i = 1; i <= 12; i++) expect(await queryPrepared(database, sql, [i])).toEqual([{ n: i - 1 }]);
+    const plans = await query<{ generic_plans: number; custom_plans: number }>(
+      database,
+      'SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement = $1',
+      [sql],
+    );
+    expect(plans).toEqual([{ generic_plans: 0, custom_plans: 12 }]);
+  });
+
   it("never runs inside another caller's open transaction on PGlite", async () => {
     if (database.kind !== 'pglite') return; // each PostgreSQL connection has its own transactions
     await query(database, 'CREATE TABLE prep_t (x int)');
