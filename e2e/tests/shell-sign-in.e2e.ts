@@ -54,6 +54,15 @@ describe('sign-in', () => {
 
   it('signs in with a mail without @, says so, shows the redirecting label and opens the dashboard', async () => {
     await withPage(browser, {}, async (page) => {
+      // The menus are fetched while the redirecting label shows: the shell never waits for them.
+      await page.addInitScript(() => {
+        const spinner = '[data-testid="menu-loading"]';
+        new MutationObserver((records) => {
+          for (const r of records)
+            for (const n of Array.from(r.addedNodes))
+              if (n instanceof Element && (n.matches(spinner) || n.querySelector(spinner))) (window as { menuSpinner?: boolean }).menuSpinner = true;
+        }).observe(document, { subtree: true, childList: true });
+      });
       await page.goto('/en/login');
       const submit = page.getByTestId('login-submit');
       expect((await submit.textContent())?.trim()).toBe('Sign in');
@@ -68,6 +77,8 @@ describe('sign-in', () => {
       expect(saved?.state.user?.mail).toBe('finance@adtech.example');
       expect(saved?.version).toBe(1);
       await page.getByTestId('dashboard').getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+      expect(saved?.state.menus?.length).toBeGreaterThan(0);
+      expect(await page.evaluate(() => (window as { menuSpinner?: boolean }).menuSpinner ?? false)).toBe(false);
     });
   });
 

@@ -17,6 +17,7 @@ import type { SessionUser } from '../lib/session-store.ts';
 import { useSession } from '../lib/session-store.ts';
 import { toast } from '../lib/toast.ts';
 import { useDebouncedValue } from '../lib/use-debounced-value.ts';
+import { prefetchMenus } from './use-session-sync.ts';
 import { BrandMark } from './brand.tsx';
 import { LanguageSwitch, ThemeSwitch } from './preference-switches.tsx';
 import './login.css';
@@ -175,9 +176,10 @@ export default function LoginPage() {
         body: { email: mail, password: values.password, remember: values.remember },
       });
       setPhase('redirecting');
-      // Warm the shell's code while the redirecting label shows.
+      // Warm the shell's code, and fetch its menus, while the redirecting label shows.
       void import('./shell-layout.tsx').catch(() => undefined);
       login(session, values.remember);
+      void prefetchMenus(session.token);
       toast.success(t('login.success'));
     } catch (error) {
       const text = errorText(error);

@@ -42,6 +42,18 @@ async function syncMenus(refresh: boolean, startToken: string): Promise<void> {
   }
 }
 
+/**
+ * Fetches the menus of a session that has none yet, unless a fetch is under way: the sign-in page
+ * calls it as soon as the session exists, so the shell's first render already has its menus
+ * (instead of a spinner, then the fetch once the shell has mounted).
+ */
+export function prefetchMenus(token: string): Promise<void> {
+  inFlight ??= syncMenus(false, token).finally(() => {
+    inFlight = null;
+  });
+  return inFlight;
+}
+
 export function useSessionSync(): void {
   const user = useSession((s) => s.user);
   const menus = useSession((s) => s.menus);
