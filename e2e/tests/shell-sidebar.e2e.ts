@@ -91,6 +91,27 @@ describe('sidebar', () => {
     });
   });
 
+  it('opens a screen at its top even from a scrolled one, and back returns to where the person was', async () => {
+    await withPage(browser, { viewport: { width: 1440, height: 420 } }, async (page) => {
+      await signIn(page, DEMO.admin, { via: 'api' });
+      await page.getByTestId('dashboard').locator('[data-state="ready"]').waitFor();
+      await page.evaluate(() => window.scrollTo(0, 120));
+      await page.waitForFunction(() => window.scrollY === 120);
+      const sidebar = await openSidebar(page);
+      await sidebar.getByTestId('menu-search').fill('dataviewers');
+      await menuLink(page, 'DataViewers').click();
+      await page.waitForURL(/\/en\/reports\/dataviewer$/);
+      await page.locator('.dv-page[data-testid="dataviewer-page"]').waitFor();
+      await page.getByTestId('dv-run').waitFor();
+      // The new screen is taller than the window: a kept offset would show.
+      expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)).toBeGreaterThan(120);
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      await page.goBack();
+      await page.waitForURL(/\/en$/);
+      await page.waitForFunction(() => window.scrollY === 120);
+    });
+  });
+
   it('is a drawer on a phone: 80% wide, toggled, closed after navigation', async () => {
     await withPage(browser, { viewport: { width: 375, height: 812 } }, async (page) => {
       await signIn(page, DEMO.finance, { via: 'api' });

@@ -1,12 +1,17 @@
 /**
  * The root of every route: keeps URLs canonical for client-side navigations (the first load
  * is made canonical in main.tsx before the router starts), shows a thin progress bar while a
- * lazy screen loads, and sends the optional analytics beacon.
+ * lazy screen loads, sends the optional analytics beacon, and manages the window's scroll: a
+ * screen opens at its top, and back/forward (or coming back to a screen) returns to where it was.
+ * Positions are kept per path, so a screen that writes its state into the query string (the
+ * DataViewer) does not jump when it does.
  */
 import { canonicalPath } from '@backoffice/core/locale';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, useLocation, useNavigation } from 'react-router';
+import { Navigate, Outlet, ScrollRestoration, useLocation, useNavigation, type Location } from 'react-router';
 import { useAnalytics } from '../lib/analytics.ts';
+
+const scrollKey = (location: Location) => location.pathname;
 
 function NavigationProgress() {
   const navigation = useNavigation();
@@ -24,6 +29,7 @@ export function RootLayout() {
   return (
     <>
       <NavigationProgress />
+      <ScrollRestoration getKey={scrollKey} />
       <Outlet />
     </>
   );
