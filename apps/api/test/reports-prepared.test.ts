@@ -11,6 +11,12 @@ describe('textParam (values in PostgreSQL text format)', () => {
       String.raw`{"a,b","say \"hi\"","back\\slash",NULL,"{x}"}`,
     );
     expect(textParam([])).toBe('{}');
+    expect(
+      textParam([
+        [1, 2],
+        [3, null],
+      ]),
+    ).toBe('{{"1","2"},{"3",NULL}}');
     expect(textParam(null)).toBeNull();
     expect(textParam(undefined)).toBeNull();
     expect(textParam(new Date(Date.UTC(2025, 11, 31, 23)))).toBe('2025-12-31T23:00:00.000Z');
@@ -54,6 +60,21 @@ describe('queryPrepared (report statements prepared once per text)', () => {
     const [row] = await queryPrepared<{ names: string[]; n: number }>(database, text, runs[0]!);
     expect(row!.names).toEqual(['El Diario, S.L.', 'say "hi"', 'back\\slash', null, '{braces}', '']);
     expect(row!.n).toBe(6);
+    expect(
+      await queryPrepared(database, 'SELECT $1::int4[] AS a', [
+        [
+          [1, 2],
+          [3, 4],
+        ],
+      ]),
+    ).toEqual([
+      {
+        a: [
+          [1, 2],
+          [3, 4],
+        ],
+      },
+    ]);
   });
 
   it('gives the database error of a bad statement or value, and keeps working after it', async () => {

@@ -51,13 +51,17 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** A parameter in PostgreSQL's text format; arrays as array literals with every element quoted. */
+/**
+ * A parameter in PostgreSQL's text format; arrays as array literals with every element quoted
+ * (nested arrays as inner literals: a multidimensional array).
+ */
 export function textParam(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value))
     return `{${value
       .map((v) => {
+        if (Array.isArray(v)) return textParam(v)!;
         const t = textParam(v);
         return t === null ? 'NULL' : `"${t.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
       })
