@@ -12,7 +12,7 @@
  *      Q4 dashboard tiles (today vs yesterday vs same weekday last week)
  *    and prints p50/p95 for both and the ratio (API / DuckDB; target <= 1.0). Each side is timed
  *    right after it starts (reported as "at start"), then again after each question was asked --warm
- *    times with other parameters (the figures the ratios use; see `warmUp`).
+ *    times with other parameters (the figures the ratios use; see `timeQuestions`).
  * 4. Times a streamed CSV export of about one million rows and samples the server's memory.
  *
  *   npm run bench:reports -- [--db pglite|postgres|both] [--scale 111] [--days 90] [--runs 30] [--warm 100]
@@ -48,7 +48,7 @@ const arg = (name: string, fallback: string) => {
 const DAYS = Number(arg('days', '90'));
 const SCALE = Number(arg('scale', '111'));
 const RUNS = Number(arg('runs', '30'));
-/** How many times each question is asked with other parameters before the timed runs (`warmUp`). */
+/** How many times each question is asked with other parameters before the timed runs (`timeQuestions`). */
 const WARM = Number(arg('warm', '100'));
 const WARMUP = 5;
 const DBS = arg('db', 'both') === 'both' ? ['postgres', 'pglite'] : [arg('db', 'both')];
@@ -220,17 +220,32 @@ const duckQuery = (name: string, p: Params): string => {
 
 const QUESTIONS = ['q1', 'q2', 'q3', 'q4'] as const;
 
+type Timing = { p50: number; p95: number };
+
 /**
- * Asks each question WARM times with other parameters (`warmParams`), in turn: what a server that
- * has been up for a while has done. Until then V8 runs the app's JavaScript, and PGlite's
+ * Times the selected questions on one side (API or DuckDB): right after it started ("cold"), then
+ * again after asking each question WARM times with other parameters (`warmParams`), in turn, as a
+ * server that has been up for a while has. Until then V8 runs the app's JavaScript, and PGlite's
  * WebAssembly, with its baseline compilers; the hot functions are recompiled by the optimising
- * ones after some use (Q3 on PGlite: about twice as fast after a few hundred requests).
+ * ones after some use. `last` keeps each question's last answer (the API's source and row count).
  */
-async function warmUp(ask: (name: string, p: Params) => Promise<unknown>): Promise<number> {
+async function timeQuestions<R>(
+  side: string,
+  ask: (name: string, p: Params) => Promise<R>,
+): Promise<{ cold: Record<string, Timing>; warm: Record<string, Timing>; last: Record<string, R> }> {
   const names = QUESTIONS.filter((q) => ONLY.has(q));
+  const cold: Record<string, Timing> = {};
+  const warm: Record<string, Timing> = {};
+  const last: Record<string, R> = {};
+  for (const name of names) cold[name] = await timeIt(() => ask(name, CANONICAL));
+  const w0 = performance.now();
   let n = 0;
   for (let i = 0; i < WARM; i++) for (const name of names) await ask(name, warmParams(n++));
-  return n;
+  log(
+    `${side}: warm-up ${n} questions (other partners, countries, ranges) in ${((performance.now() - w0) / 1000).toFixed(1)} s`,
+  );
+  for (const name of names) warm[name] = await timeIt(async () => (last[name] = await ask(name, CANONICAL)));
+  return { cold, warm, last };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -475,7 +490,6 @@ async function benchDatabase(
     let rssPeak = rssIdle ?? 0;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rss(server.child.pid!) ?? 0)), 100);
     const queries: DbResult['queries'] = [];
-    const seen: Record<string, { source: string; rows?: number }> = {};
     const ask = async (name: string, p: Params) => {
       if (name === 'q4') {
         const res = await fetch(`${base}${dashboardUrl(p)}`, { headers });
@@ -492,26 +506,18 @@ async function benchDatabase(
       if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(b)}`);
       return { source: b.data.source, rows: b.data.rows.length };
     };
-    const names = QUESTIONS.filter((q) => ONLY.has(q));
     // Right after the start (as the bench timed it until 2026-11-22), then after the warm-up.
-    const cold: Record<string, { p50: number; p95: number }> = {};
-    for (const name of names) cold[name] = await timeIt(() => ask(name, CANONICAL));
-    const w0 = performance.now();
-    const warmRequests = await warmUp(ask);
-    log(
-      `${kind}: warm-up ${warmRequests} requests (other partners, countries, ranges) in ${((performance.now() - w0) / 1000).toFixed(1)} s`,
-    );
-    for (const name of names) {
-      const t = await timeIt(async () => (seen[name] = await ask(name, CANONICAL)));
+    const timed = await timeQuestions(kind, ask);
+    for (const [name, t] of Object.entries(timed.warm)) {
       const d = duckTimes[name]!;
       queries.push({
         name,
-        api: t,
-        apiCold: cold[name]!,
+        api: { p50: t.p50, p95: t.p95 },
+        apiCold: timed.cold[name]!,
         duckdb: d,
         ratioP50: t.p50 / d.p50,
         ratioP95: t.p95 / d.p95,
-        ...seen[name],
+        ...timed.last[name],
       });
     }
     if (ONLY.has('q4')) {
@@ -587,19 +593,12 @@ async function duckdbBench(): Promise<{
     'revenue_micros': 'BIGINT', 'cost_micros': 'BIGINT'})`);
   const loadSec = (performance.now() - t0) / 1000;
   log(`DuckDB: ${rows.toLocaleString('en')} rows loaded in ${loadSec.toFixed(1)} s`);
-  const times: Record<string, { p50: number; p95: number }> = {};
-  const names = QUESTIONS.filter((q) => ONLY.has(q));
-  const ask = (name: string, p: Params) => con.runAndReadAll(duckQuery(name, p));
-  const cold: Record<string, { p50: number; p95: number }> = {};
-  for (const name of names) cold[name] = await timeIt(() => ask(name, CANONICAL));
-  const w0 = performance.now();
-  const warmRuns = await warmUp(ask);
-  log(`DuckDB: warm-up ${warmRuns} queries in ${((performance.now() - w0) / 1000).toFixed(1)} s`);
-  for (const name of names) {
-    const t = await timeIt(() => ask(name, CANONICAL));
+  const timed = await timeQuestions('DuckDB', (name, p) => con.runAndReadAll(duckQuery(name, p)));
+  const times: Record<string, Timing> = {};
+  for (const [name, t] of Object.entries(timed.warm)) {
     times[name] = { p50: t.p50, p95: t.p95 };
     log(
-      `DuckDB ${name}: p50 ${fmtMs(t.p50)} ms, p95 ${fmtMs(t.p95)} ms (right after loading: p50 ${fmtMs(cold[name]!.p50)} ms)`,
+      `DuckDB ${name}: p50 ${fmtMs(t.p50)} ms, p95 ${fmtMs(t.p95)} ms (right after loading: p50 ${fmtMs(timed.cold[name]!.p50)} ms)`,
     );
   }
   con.closeSync();
