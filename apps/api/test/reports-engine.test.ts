@@ -8,29 +8,51 @@ const H = 3_600_000;
 const D = 24 * H;
 
 describe('decompose', () => {
-  it('covers any hour-aligned range exactly with aligned blocks, coarsest first', () => {
+  const ALL = LEVELS.map((l) => l.lvl);
+  it('covers any hour-aligned range exactly with aligned blocks', () => {
     let seed = 1;
     const rand = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
     for (let i = 0; i < 500; i++) {
       const from = Date.UTC(2025, 0, 1) + Math.floor(rand() * 200 * 24) * H;
       const to = from + Math.floor(rand() * 120 * 24) * H;
-      const segs = decompose(from, to, 3);
-      let cursor = from;
-      for (const s of segs) {
-        expect(s.fromMs).toBe(cursor);
-        const size = LEVELS[s.lvl]!.ms;
-        expect((s.fromMs - Date.UTC(1970, 0, 5)) % size).toBe(0);
-        expect((s.toMs - s.fromMs) % size).toBe(0);
-        cursor = s.toMs;
+      for (const levels of [[0, 1, 2, 3], ALL]) {
+        const segs = decompose(from, to, levels);
+        let cursor = from;
+        for (const s of segs) {
+          expect(s.fromMs).toBe(cursor);
+          expect(levels).toContain(s.lvl);
+          const size = LEVELS[s.lvl]!.ms;
+          expect((s.fromMs - Date.UTC(1970, 0, 5)) % size).toBe(0);
+          expect((s.toMs - s.fromMs) % size).toBe(0);
+          cursor = s.toMs;
+        }
+        expect(cursor).toBe(to);
       }
-      expect(cursor).toBe(to);
-      // At most two runs of each finer level around the coarse middle.
-      expect(segs.length).toBeLessThanOrEqual(7);
+      // With days, weeks and 28-day blocks: at most two runs of each finer level around the middle.
+      expect(decompose(from, to, [0, 1, 2, 3]).length).toBeLessThanOrEqual(7);
     }
   });
 
+  it('reads fewer rows with the power-of-two blocks, and never more', () => {
+    // Rows per block as in the 10-million-row bench (one partner's publisher x country rollup).
+    const rows: Record<number, number> = { 0: 800, 1: 3500, 2: 8400, 3: 11400, 4: 5000, 5: 6800, 6: 8700, 7: 10200, 8: 11500, 9: 11900, 10: 12000 };
+    const cost = (segs: { lvl: number; fromMs: number; toMs: number }[]) =>
+      segs.reduce((sum, s) => sum + rows[s.lvl]! * ((s.toMs - s.fromMs) / LEVELS[s.lvl]!.ms), 0);
+    let before = 0;
+    let after = 0;
+    for (let shift = 0; shift < 120; shift++) {
+      const from = Date.UTC(2025, 9, 3) + shift * D;
+      const old = cost(decompose(from, from + 90 * D, [0, 1, 2, 3], (l) => rows[l]!));
+      const now = cost(decompose(from, from + 90 * D, ALL, (l) => rows[l]!));
+      expect(now).toBeLessThanOrEqual(old);
+      before += old;
+      after += now;
+    }
+    expect(after / before).toBeLessThan(0.8);
+  });
+
   it('uses hours only when told so (local days in a zone with an offset)', () => {
-    const segs = decompose(Date.UTC(2025, 2, 1, 23), Date.UTC(2025, 2, 31, 22), 0);
+    const segs = decompose(Date.UTC(2025, 2, 1, 23), Date.UTC(2025, 2, 31, 22), [0]);
     expect(segs).toEqual([{ lvl: 0, fromMs: Date.UTC(2025, 2, 1, 23), toMs: Date.UTC(2025, 2, 31, 22) }]);
   });
 });
@@ -62,6 +84,15 @@ describe('planReport', () => {
     const noTime = planReport(spec({ startMs: Date.UTC(2024, 11, 31, 23), endMs: Date.UTC(2025, 2, 30, 22) }), stats);
     expect(noTime.segments.some((s) => s.lvl === 3)).toBe(true);
     expect(noTime.segments[0]).toEqual({ lvl: 0, fromMs: Date.UTC(2024, 11, 31, 23), toMs: Date.UTC(2025, 0, 1) });
+    // A data set loaded before the power-of-two levels existed lists four levels: only those are read.
+    expect(noTime.segments.every((s) => s.lvl <= 3)).toBe(true);
+    const withAll = { ...stats, rollups: { ...stats.rollups, stats_r_partner: [34_560, 1_440, 208, 64, 720, 368, 192, 96, 48, 32, 16] } };
+    const wide = planReport(spec({ startMs: Date.UTC(2024, 11, 31, 23), endMs: Date.UTC(2025, 2, 30, 22) }), withAll);
+    expect(wide.segments.some((s) => s.lvl > 3)).toBe(true);
+    expect(wide.estimatedRows).toBeLessThan(noTime.estimatedRows);
+    // Day and week groupings never read a block that spans two of their buckets.
+    const weeks = planReport(spec({ dimensions: ['week'], startMs: Date.UTC(2025, 0, 6), endMs: Date.UTC(2025, 3, 7) }), withAll);
+    expect(weeks.segments.every((s) => s.lvl === 2)).toBe(true);
     expect(D).toBe(86_400_000);
   });
 });

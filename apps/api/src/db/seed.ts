@@ -4,6 +4,7 @@
  * start only, never in production (config.seedDemo is false there).
  */
 import { seedReportsDemo } from '../reports-data/index.ts';
+import { completeRollupLevels } from '../reports-data/rollups.ts';
 import { ADMIN_ROLE } from '@backoffice/core/acl';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
@@ -129,6 +130,9 @@ export async function seed(database: Database, config: Config): Promise<void> {
     // The demo warehouse (30 days of stats) — tests load their own small sets instead.
     if (config.env !== 'test') await seedReportsDemo(database);
   }
+  // A data set loaded by an earlier version lacks the rollup levels added since: build them once
+  // (seconds for the demo set; reports read the levels only once they are complete).
+  if (config.env !== 'test') await completeRollupLevels(database);
 }
 
 /**

@@ -1,8 +1,14 @@
 /**
  * The rollups of the hourly fact, their time levels, and their (re)building. Every rollup table
- * has the columns (lvl, ts, <its dimension columns>, <the ten metric sums>). Levels:
- *   0 = UTC hour, 1 = UTC day, 2 = 7-day block, 3 = 28-day block (blocks aligned on Monday
- *   1970-01-05 00:00 UTC). A level-n row sums the level-(n-1) rows of its block.
+ * has the columns (lvl, ts, <its dimension columns>, <the ten metric sums>). Levels (blocks aligned
+ * on Monday 1970-01-05 00:00 UTC):
+ *   0 = UTC hour, 1 = UTC day, 2 = 7-day block (an ISO week), 3 = 28-day block,
+ *   4..10 = 2-, 4-, 8-, 16-, 32-, 64- and 128-day blocks.
+ * A row of a level sums the rows of its block at the level it is built `from`. The weeks serve
+ * weekly reports; the powers of two let a long range with no time dimension be covered by few
+ * blocks whatever its edges (a 90-day range reads about 40 % fewer rows than with days, weeks and
+ * 28-day blocks only). Levels are numbered in the order they were added, so that a data set built
+ * before a level existed stays readable (the planner uses the levels its statistics list).
  */
 import type { FilterDimension } from '@backoffice/core/reports';
 import type { Database } from '../db/client.ts';
@@ -18,13 +24,34 @@ export interface Level {
   ms: number;
   /** SQL interval for date_bin */
   interval: string;
+  /** The level its rows are summed from (null: the hourly fact); always listed before it. */
+  from: number | null;
+  /**
+   * Rows are written ordered by this block, then by the dimensions (partner first), then by time:
+   * a report filtered on a partner then reads a few pages per block instead of one page per row.
+   * Null: by the dimensions over the whole table.
+   */
+  cluster: string | null;
 }
+const days = (n: number, from: number, cluster: string | null = null): Omit<Level, 'lvl'> => ({
+  ms: n * DAY_MS,
+  interval: `${n} days`,
+  from,
+  cluster,
+});
 export const LEVELS: readonly Level[] = [
-  { lvl: 0, ms: HOUR_MS, interval: '1 hour' },
-  { lvl: 1, ms: DAY_MS, interval: '1 day' },
-  { lvl: 2, ms: 7 * DAY_MS, interval: '7 days' },
-  { lvl: 3, ms: 28 * DAY_MS, interval: '28 days' },
-];
+  { ms: HOUR_MS, interval: '1 hour', from: null, cluster: '1 day' },
+  { ...days(1, 0, '7 days'), interval: '1 day' },
+  days(7, 1, '28 days'),
+  days(28, 2),
+  days(2, 1),
+  days(4, 4),
+  days(8, 5),
+  days(16, 6),
+  days(32, 7),
+  days(64, 8),
+  days(128, 9),
+].map((level, lvl) => ({ ...level, lvl }));
 
 /** Fact column of each filterable dimension (the allow-list SQL identifiers come from). */
 export const DIM_COLUMNS: Readonly<Record<FilterDimension, string>> = {
@@ -79,6 +106,35 @@ function alignUp(ms: number, block: number): number {
   return LEVEL_ORIGIN_MS + Math.ceil((ms - LEVEL_ORIGIN_MS) / block) * block;
 }
 
+/**
+ * The statement that writes a level's rows of a rollup from the level it is built from (or from
+ * the fact), over the block range [$1, $2) when `ranged`, else over all the data.
+ */
+function levelInsertSql(r: RollupDef, level: Level, ranged: boolean): string {
+  const cols = r.dims.map((d) => DIM_COLUMNS[d]).join(', ');
+  const sums = SUM_COLUMNS.map((c) => `sum(${c})`).join(', ');
+  const metricCols = SUM_COLUMNS.join(', ');
+  const cluster = (t: string) =>
+    `ORDER BY ${level.cluster ? `date_bin('${level.cluster}', ${t}, ${LEVEL_ORIGIN_SQL}), ` : ''}${cols}, 2`;
+  if (level.from === null)
+    return `INSERT INTO ${r.table} (lvl, ts, ${cols}, ${metricCols})
+      SELECT ${level.lvl}, ts, ${cols}, ${sums} FROM ${FACT_TABLE} ${ranged ? 'WHERE ts >= $1 AND ts < $2' : ''}
+      GROUP BY ts, ${cols} ${cluster('ts')}`;
+  const bucket = `date_bin('${level.interval}', ts, ${LEVEL_ORIGIN_SQL})`;
+  return `INSERT INTO ${r.table} (lvl, ts, ${cols}, ${metricCols})
+    SELECT ${level.lvl}, ${bucket} AS b, ${cols}, ${sums} FROM ${r.table}
+    WHERE lvl = ${level.from} ${ranged ? 'AND ts >= $1 AND ts < $2' : ''}
+    GROUP BY b, ${cols} ${cluster(bucket)}`;
+}
+
+async function levelCounts(database: Database, table: string): Promise<number[]> {
+  const rows = await query<{ lvl: number; n: number }>(
+    database,
+    `SELECT lvl, count(*)::int AS n FROM ${table} GROUP BY lvl ORDER BY lvl`,
+  );
+  return LEVELS.map((l) => rows.find((x) => Number(x.lvl) === l.lvl)?.n ?? 0);
+}
+
 export interface RebuildProgress {
   (step: string, done: number, total: number): void;
 }
@@ -99,10 +155,6 @@ export async function rebuildRollups(
   const steps = rollups.length * LEVELS.length;
   let step = 0;
   for (const r of rollups) {
-    const dimCols = r.dims.map((d) => DIM_COLUMNS[d]);
-    const cols = dimCols.join(', ');
-    const sums = SUM_COLUMNS.map((c) => `sum(${c})`).join(', ');
-    const metricCols = SUM_COLUMNS.join(', ');
     // One transaction per table: several times faster than one commit per statement (PGlite above
     // all), and readers see the old rollup until the new one is complete.
     await transaction(database, async (q) => {
@@ -111,7 +163,6 @@ export async function rebuildRollups(
         const from = range ? alignDown(range.fromMs, level.ms) : null;
         const to = range ? alignUp(range.toMs, level.ms) : null;
         const params = range ? [new Date(from!).toISOString(), new Date(to!).toISOString()] : [];
-        const where = range ? 'WHERE ts >= $1 AND ts < $2' : '';
         if (range)
           await q(`DELETE FROM ${r.table} WHERE lvl = ${level.lvl} AND ts >= $1 AND ts < $2`, params);
         else if (level.lvl === 0) {
@@ -124,41 +175,59 @@ export async function rebuildRollups(
           await q(`TRUNCATE ${r.table}`);
           for (const ix of indexDefs) await q(`DROP INDEX IF EXISTS "${ix.indexname.replace(/"/g, '')}"`);
         }
-        // Rows are written clustered by the rollup's dimensions (partner first) within each block
-        // of the next coarser level: a filtered report (one partner, one country over a week)
-        // then reads a few pages per block instead of one page per row, while a report over
-        // whole blocks reads the same pages as before.
-        const next = LEVELS[level.lvl + 1];
-        const cluster = (t: string) =>
-          `ORDER BY ${next ? `date_bin('${next.interval}', ${t}, ${LEVEL_ORIGIN_SQL}), ` : ''}${cols}, 2`;
-        if (level.lvl === 0) {
-          await q(
-            `INSERT INTO ${r.table} (lvl, ts, ${cols}, ${metricCols})
-             SELECT 0, ts, ${cols}, ${sums} FROM ${FACT_TABLE} ${where} GROUP BY ts, ${cols} ${cluster('ts')}`,
-            params,
-          );
-        } else {
-          const bucket = `date_bin('${level.interval}', ts, ${LEVEL_ORIGIN_SQL})`;
-          await q(
-            `INSERT INTO ${r.table} (lvl, ts, ${cols}, ${metricCols})
-             SELECT ${level.lvl}, ${bucket} AS b, ${cols}, ${sums} FROM ${r.table}
-             WHERE lvl = ${level.lvl - 1} ${range ? 'AND ts >= $1 AND ts < $2' : ''}
-             GROUP BY b, ${cols} ${cluster(bucket)}`,
-            params,
-          );
-        }
+        await q(levelInsertSql(r, level, range !== null), params);
         progress?.(`${r.table} level ${level.lvl}`, ++step, steps);
       }
       for (const ix of indexDefs) await q(ix.indexdef);
     });
-    const rows = await query<{ lvl: number; n: number }>(
-      database,
-      `SELECT lvl, count(*)::int AS n FROM ${r.table} GROUP BY lvl ORDER BY lvl`,
-    );
-    counts[r.table] = LEVELS.map((l) => rows.find((x) => Number(x.lvl) === l.lvl)?.n ?? 0);
+    counts[r.table] = await levelCounts(database, r.table);
   }
   if (rollups.length > 0) await exec(database, `ANALYZE ${rollups.map((r) => r.table).join(', ')}`);
   return counts;
+}
+
+/**
+ * Builds the levels that a data set loaded before they existed lacks (its statistics list fewer
+ * levels than LEVELS; until they are built the planner does not read them), from the levels it
+ * has, one transaction per table, then records the new counts. Returns the levels built per table.
+ */
+export async function completeRollupLevels(
+  database: Database,
+  progress?: RebuildProgress,
+): Promise<Record<string, number[]>> {
+  const rows = await query<{ value: unknown }>(
+    database,
+    `SELECT value FROM stats_state WHERE key = 'dataset'`,
+  );
+  const raw = rows[0]?.value;
+  if (!raw) return {};
+  const state = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { rollups?: Record<string, number[]> };
+  const counts = state.rollups ?? {};
+  const todo = ROLLUPS.map((r) => ({
+    r,
+    missing: LEVELS.filter((l) => counts[r.table] && counts[r.table]![l.lvl] === undefined),
+  })).filter((t) => t.missing.length > 0);
+  const steps = todo.reduce((n, t) => n + t.missing.length, 0);
+  let step = 0;
+  const built: Record<string, number[]> = {};
+  for (const { r, missing } of todo) {
+    await transaction(database, async (q) => {
+      await q(`DELETE FROM ${r.table} WHERE lvl = ANY($1::int2[])`, [missing.map((l) => l.lvl)]);
+      for (const level of missing) {
+        await q(levelInsertSql(r, level, false));
+        progress?.(`${r.table} level ${level.lvl}`, ++step, steps);
+      }
+    });
+    counts[r.table] = await levelCounts(database, r.table);
+    built[r.table] = missing.map((l) => l.lvl);
+  }
+  if (todo.length > 0) {
+    await exec(database, `ANALYZE ${todo.map((t) => t.r.table).join(', ')}`);
+    await query(database, `UPDATE stats_state SET value = $1, updated_at = now() WHERE key = 'dataset'`, [
+      JSON.stringify({ ...state, rollups: counts }),
+    ]);
+  }
+  return built;
 }
 
 /** Rebuilds the 15-minute QPS rollup for [fromMs, toMs) or entirely. */

@@ -1,7 +1,7 @@
 /**
  * The report engine: plans which table answers a report (the smallest rollup that covers its
- * dimensions and filters, else the hourly fact), splits the date range into the coarsest aligned
- * time blocks that table has, and builds one parameterised SQL statement that groups, totals
+ * dimensions and filters, else the hourly fact), covers the date range with the aligned time
+ * blocks of that table that read the fewest rows, and builds one parameterised SQL statement that groups, totals
  * (the sums of the groups' sums), sorts and pages on the server.
  *
  * SQL safety: identifiers (tables, columns, expressions) come only from the allow-lists in
@@ -26,6 +26,7 @@ import {
 import {
   DIM_COLUMNS,
   FACT_TABLE,
+  DAY_MS,
   HOUR_MS,
   LEVEL_ORIGIN_MS,
   LEVELS,
@@ -89,38 +90,85 @@ export interface Plan {
 
 const FACT_SOURCE: RollupDef = { table: FACT_TABLE, dims: Object.keys(DIM_COLUMNS) as FilterDimension[] };
 
-/** Splits [from, to) (hour-aligned) into aligned blocks, coarsest first, using levels <= maxLvl. */
-export function decompose(fromMs: number, toMs: number, maxLvl: number): Segment[] {
+/**
+ * Covers [from, to) (hour-aligned) exactly with aligned blocks of the given levels, choosing the
+ * cover with the fewest estimated rows (`rowsPerBlock` of each level; a small cost per block breaks
+ * ties towards fewer, coarser blocks). Blocks of a level above 0 are whole UTC days, so the hours
+ * before the first and after the last whole day are always hours; the whole days in between are
+ * chosen by dynamic programming over days. Adjacent blocks of one level become one segment.
+ */
+export function decompose(
+  fromMs: number,
+  toMs: number,
+  levels: readonly number[],
+  rowsPerBlock: (lvl: number) => number = () => 1,
+): Segment[] {
+  if (fromMs >= toMs) return [];
   const out: Segment[] = [];
-  const walk = (from: number, to: number, lvl: number) => {
-    if (from >= to) return;
-    if (lvl < 0) return;
-    const size = LEVELS[lvl]!.ms;
-    const first = LEVEL_ORIGIN_MS + Math.ceil((from - LEVEL_ORIGIN_MS) / size) * size;
-    const last = LEVEL_ORIGIN_MS + Math.floor((to - LEVEL_ORIGIN_MS) / size) * size;
-    if (lvl === 0 || first < last) {
-      if (lvl === 0) {
-        out.push({ lvl: 0, fromMs: from, toMs: to });
-        return;
-      }
-      walk(from, first, lvl - 1);
-      out.push({ lvl, fromMs: first, toMs: last });
-      walk(last, to, lvl - 1);
-      return;
-    }
-    walk(from, to, lvl - 1);
+  const push = (lvl: number, a: number, b: number) => {
+    const last = out[out.length - 1];
+    if (last && last.lvl === lvl && last.toMs === a) last.toMs = b;
+    else out.push({ lvl, fromMs: a, toMs: b });
   };
-  walk(fromMs, toMs, maxLvl);
-  return out.sort((a, b) => a.fromMs - b.fromMs);
+  const dayLevels = levels.filter((l) => l !== 0 && LEVELS[l]);
+  const firstDay = Math.ceil(fromMs / DAY_MS) * DAY_MS;
+  const lastDay = Math.floor(toMs / DAY_MS) * DAY_MS;
+  if (dayLevels.length === 0 || firstDay >= lastDay) {
+    if (levels.includes(0)) push(0, fromMs, toMs);
+    return out;
+  }
+  const EPSILON = 1e-3;
+  const n = (lastDay - firstDay) / DAY_MS;
+  const cost = new Float64Array(n + 1).fill(Infinity);
+  const choice = new Int16Array(n + 1).fill(-1);
+  cost[0] = 0;
+  // A whole day read as hours (level 0) is a choice too, when it is cheaper or the only one.
+  const hourDay = levels.includes(0) ? 24 * rowsPerBlock(0) + EPSILON : Infinity;
+  const options = dayLevels.map((lvl) => ({ lvl, days: LEVELS[lvl]!.ms / DAY_MS, cost: rowsPerBlock(lvl) + EPSILON }));
+  for (let i = 1; i <= n; i++) {
+    if (cost[i - 1]! + hourDay < cost[i]!) {
+      cost[i] = cost[i - 1]! + hourDay;
+      choice[i] = 0;
+    }
+    const endMs = firstDay + i * DAY_MS;
+    for (const o of options) {
+      if (o.days > i) continue;
+      const startMs = endMs - o.days * DAY_MS;
+      if ((startMs - LEVEL_ORIGIN_MS) % (o.days * DAY_MS) !== 0) continue;
+      const c = cost[i - o.days]! + o.cost;
+      if (c < cost[i]!) {
+        cost[i] = c;
+        choice[i] = o.lvl;
+      }
+    }
+  }
+  if (!Number.isFinite(cost[n]!)) {
+    if (levels.includes(0)) push(0, fromMs, toMs);
+    return out;
+  }
+  const blocks: Segment[] = [];
+  for (let i = n; i > 0; ) {
+    const lvl = choice[i]!;
+    const span = lvl === 0 ? 1 : LEVELS[lvl]!.ms / DAY_MS;
+    blocks.push({ lvl, fromMs: firstDay + (i - span) * DAY_MS, toMs: firstDay + i * DAY_MS });
+    i -= span;
+  }
+  if (fromMs < firstDay) push(0, fromMs, firstDay);
+  for (const b of blocks.reverse()) push(b.lvl, b.fromMs, b.toMs);
+  if (lastDay < toMs) push(0, lastDay, toMs);
+  return out;
 }
 
-/** The coarsest level a time grouping may read in a zone (coarser blocks would mix buckets). */
-function maxLevelFor(timeDim: TimeDimension | null, timezone: string): number {
-  if (!timeDim) return LEVELS.length - 1;
-  if (timeDim === 'hour' || !isUtcZone(timezone)) return 0;
+/**
+ * The levels a time grouping may read in a zone (a block must lie within one bucket). Blocks are
+ * UTC-aligned: in another zone only hours qualify when the report groups by time.
+ */
+export function levelsFor(timeDim: TimeDimension | null, timezone: string): number[] {
+  if (!timeDim) return LEVELS.map((l) => l.lvl);
+  if (timeDim === 'hour' || !isUtcZone(timezone)) return [0];
   // In UTC, days are level-1 blocks and ISO weeks are level-2 blocks (aligned on a Monday).
-  if (timeDim === 'week') return 2;
-  return 1;
+  if (timeDim === 'week') return [0, 1, 2];
+  return [0, 1];
 }
 
 /** Chooses the table and time blocks that answer a report with the fewest rows read. */
@@ -132,19 +180,22 @@ export function planReport(spec: ReportSpec, stats: SourceStats | null): Plan {
   const fromMs = Math.floor(spec.startMs / HOUR_MS) * HOUR_MS;
   const toMs = Math.ceil(spec.endMs / HOUR_MS) * HOUR_MS;
   const hours = Math.max(1, stats?.hours ?? 1);
+  const allowed = levelsFor(timeDim, spec.timezone);
 
   let best: Plan | null = null;
   for (const source of [...ROLLUPS, FACT_SOURCE]) {
     if (![...needed].every((d) => source.dims.includes(d))) continue;
     const isFact = source.table === FACT_TABLE;
-    const segments = decompose(fromMs, toMs, isFact ? 0 : maxLevelFor(timeDim, spec.timezone));
+    const counts = stats?.rollups[source.table];
+    // A data set built before a level existed has no rows at it: its statistics do not list it.
+    const levels = isFact ? [0] : allowed.filter((l) => l <= 3 || !counts || counts[l] !== undefined);
+    const rowsPerBlock = (lvl: number) => {
+      const rowsAtLevel = isFact ? (stats?.factRows ?? 1e9) : (counts?.[lvl] ?? 1e9);
+      return rowsAtLevel / Math.max(1, hours / (LEVELS[lvl]!.ms / HOUR_MS));
+    };
+    const segments = decompose(fromMs, toMs, levels, rowsPerBlock);
     let estimate = 0;
-    for (const s of segments) {
-      const buckets = (s.toMs - s.fromMs) / LEVELS[s.lvl]!.ms;
-      const rowsAtLevel = isFact ? (stats?.factRows ?? 1e9) : (stats?.rollups[source.table]?.[s.lvl] ?? 1e9);
-      const bucketsInData = Math.max(1, hours / (LEVELS[s.lvl]!.ms / HOUR_MS));
-      estimate += (rowsAtLevel / bucketsInData) * buckets;
-    }
+    for (const s of segments) estimate += rowsPerBlock(s.lvl) * ((s.toMs - s.fromMs) / LEVELS[s.lvl]!.ms);
     if (!best || estimate < best.estimatedRows)
       best = { table: source.table, isFact, segments, estimatedRows: estimate };
   }

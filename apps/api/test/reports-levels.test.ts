@@ -1,0 +1,80 @@
+/**
+ * Rollup levels added after a data set was loaded: the planner leaves them alone until they are
+ * built, and completeRollupLevels builds them to exactly what a full load writes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/client.ts';
+import { planReport } from '../src/modules/reports/engine.ts';
+import { forgetSourceStats, sourceStats } from '../src/modules/reports/service.ts';
+import { loadTestDataset } from '../src/reports-data/index.ts';
+import { LEVELS, ROLLUPS, completeRollupLevels } from '../src/reports-data/rollups.ts';
+import { query } from '../src/reports-data/sql.ts';
+import { freshDatabase, type TestDb } from './helpers.ts';
+
+const END = Date.UTC(2025, 3, 2);
+const OLD_LEVELS = 4;
+
+describe('rollup levels completed on an older data set', () => {
+  let db: TestDb;
+  let database: Database;
+  beforeAll(async () => {
+    db = await freshDatabase();
+    database = await db.open();
+    await loadTestDataset(database, { endMs: END, days: 20, scale: 0.3, seed: 5 });
+  }, 120_000);
+  afterAll(async () => {
+    await database.close();
+    await db.destroy();
+  });
+
+  /** Per table and level: rows, and sums of revenue and impressions by block (as text). */
+  const snapshot = async () => {
+    const out: Record<string, unknown> = {};
+    for (const r of ROLLUPS)
+      out[r.table] = await query(
+        database,
+        `SELECT lvl, ts::text AS ts, count(*)::int AS n, sum(revenue_micros)::text AS revenue, sum(impressions)::text AS impressions
+         FROM ${r.table} WHERE lvl >= ${OLD_LEVELS} GROUP BY lvl, ts ORDER BY lvl, ts`,
+      );
+    return out;
+  };
+  const noTimeReport = {
+    startMs: END - 18 * 86_400_000,
+    endMs: END,
+    timezone: 'UTC',
+    dimensions: ['publisher' as const],
+    metrics: ['revenue' as const],
+    filters: [],
+    sort: [],
+  };
+
+  it('reads only the levels the statistics list, then builds the missing ones as a load does', async () => {
+    const full = await snapshot();
+    const stateBefore = (await sourceStats(database))!;
+    expect(stateBefore.rollups.stats_r_publisher).toHaveLength(LEVELS.length);
+    // A long range without time grouping reads a power-of-two block when it can.
+    expect(planReport(noTimeReport, stateBefore).segments.some((s) => s.lvl >= OLD_LEVELS)).toBe(true);
+
+    // The data set as an earlier version left it: four levels, and statistics that list four.
+    for (const r of ROLLUPS) await query(database, `DELETE FROM ${r.table} WHERE lvl >= ${OLD_LEVELS}`);
+    await query(
+      database,
+      `UPDATE stats_state SET value = jsonb_set(value, '{rollups}', (SELECT jsonb_object_agg(k, (SELECT jsonb_agg(x) FROM jsonb_array_elements(v) WITH ORDINALITY e(x, i) WHERE i <= ${OLD_LEVELS})) FROM jsonb_each(value->'rollups') j(k, v))) WHERE key = 'dataset'`,
+    );
+    forgetSourceStats(database);
+    const old = (await sourceStats(database))!;
+    expect(old.rollups.stats_r_publisher).toHaveLength(OLD_LEVELS);
+    expect(planReport(noTimeReport, old).segments.every((s) => s.lvl < OLD_LEVELS)).toBe(true);
+
+    const built = await completeRollupLevels(database);
+    const added = LEVELS.filter((l) => l.lvl >= OLD_LEVELS).map((l) => l.lvl);
+    expect(built).toEqual(Object.fromEntries(ROLLUPS.map((r) => [r.table, added])));
+    expect(await snapshot()).toEqual(full);
+    forgetSourceStats(database);
+    const after = (await sourceStats(database))!;
+    expect(after.rollups).toEqual(stateBefore.rollups);
+    expect(planReport(noTimeReport, after)).toEqual(planReport(noTimeReport, stateBefore));
+    // Nothing left to do the second time.
+    expect(await completeRollupLevels(database)).toEqual({});
+  });
+});
