@@ -12,7 +12,10 @@
  *      Q4 dashboard tiles (today vs yesterday vs same weekday last week)
  *    and prints p50/p95 for both and the ratio (API / DuckDB; target <= 1.0). Each side is timed
  *    right after it starts (reported as "at start"), then again after each question was asked --warm
- *    times with other parameters (the figures the ratios use; see `timeQuestions`).
+ *    times with other parameters (the figures the ratios use; see `timeQuestions`). Those runs
+ *    alternate an API request and the same question to DuckDB (`timePairs`), so that the ratio
+ *    compares both over the same minutes of a shared host; "API first" counts the pairs in which the
+ *    API answered faster, and DuckDB's figures timed alone right after loading are kept too.
  * 4. Times a streamed CSV export of about one million rows and samples the server's memory.
  *
  *   npm run bench:reports -- [--db pglite|postgres|both] [--scale 111] [--days 90] [--runs 30] [--warm 100]
@@ -103,6 +106,44 @@ async function timeIt(
   }
   const sorted = [...times].sort((a, b) => a - b);
   return { p50: pct(sorted, 50), p95: pct(sorted, 95), runs: times };
+}
+
+/**
+ * Times two functions in alternation (a then b, then b then a, …), so that both see the same
+ * moments of a shared host: on this machine memory-bound work (PGlite's and DuckDB's both) varies
+ * by up to 2x from one minute to the next, which made ratios of figures taken minutes apart swing.
+ * Also counts the runs in which a was faster than the b next to it.
+ */
+async function timePairs(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  runs = RUNS,
+): Promise<{ a: Timing & { runs: number[] }; b: Timing & { runs: number[] }; aFaster: number }> {
+  for (let i = 0; i < WARMUP; i++) {
+    await a();
+    await b();
+  }
+  const ta: number[] = [];
+  const tb: number[] = [];
+  const time = async (fn: () => Promise<unknown>, into: number[]) => {
+    const t = performance.now();
+    await fn();
+    into.push(performance.now() - t);
+  };
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      await time(a, ta);
+      await time(b, tb);
+    } else {
+      await time(b, tb);
+      await time(a, ta);
+    }
+  }
+  const stats = (times: number[]) => {
+    const sorted = [...times].sort((x, y) => x - y);
+    return { p50: pct(sorted, 50), p95: pct(sorted, 95), runs: times };
+  };
+  return { a: stats(ta), b: stats(tb), aFaster: ta.filter((t, i) => t < tb[i]!).length };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -233,11 +274,21 @@ type Timing = { p50: number; p95: number };
 async function timeQuestions<R>(
   side: string,
   ask: (name: string, p: Params) => Promise<R>,
-): Promise<{ cold: Record<string, Timing>; warm: Record<string, Timing>; last: Record<string, R> }> {
+  /** Asked in alternation with `ask` in the timed runs (DuckDB next to the API; see timePairs). */
+  alongside?: (name: string, p: Params) => Promise<unknown>,
+): Promise<{
+  cold: Record<string, Timing>;
+  warm: Record<string, Timing>;
+  last: Record<string, R>;
+  along: Record<string, Timing>;
+  faster: Record<string, number>;
+}> {
   const names = QUESTIONS.filter((q) => ONLY.has(q));
   const cold: Record<string, Timing> = {};
   const warm: Record<string, Timing> = {};
   const last: Record<string, R> = {};
+  const along: Record<string, Timing> = {};
+  const faster: Record<string, number> = {};
   for (const name of names) cold[name] = await timeIt(() => ask(name, CANONICAL));
   const w0 = performance.now();
   let n = 0;
@@ -245,8 +296,18 @@ async function timeQuestions<R>(
   log(
     `${side}: warm-up ${n} questions (other partners, countries, ranges) in ${((performance.now() - w0) / 1000).toFixed(1)} s`,
   );
-  for (const name of names) warm[name] = await timeIt(async () => (last[name] = await ask(name, CANONICAL)));
-  return { cold, warm, last };
+  for (const name of names) {
+    const mine = async () => (last[name] = await ask(name, CANONICAL));
+    if (!alongside) {
+      warm[name] = await timeIt(mine);
+      continue;
+    }
+    const pair = await timePairs(mine, () => alongside(name, CANONICAL));
+    warm[name] = pair.a;
+    along[name] = pair.b;
+    faster[name] = pair.aFaster;
+  }
+  return { cold, warm, last, along, faster };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -330,7 +391,13 @@ interface DbResult {
     api: { p50: number; p95: number };
     /** The same runs right after the server started, before the warm-up. */
     apiCold: { p50: number; p95: number };
+    /** DuckDB's runs alternated with the API's (or, without DuckDB in this run, its own earlier ones). */
     duckdb: { p50: number; p95: number };
+    /** DuckDB timed on its own right after loading, minutes before this database's runs. */
+    duckdbAlone?: { p50: number; p95: number };
+    /** In how many of the `runs` alternated pairs the API answered first. */
+    apiFasterRuns?: number;
+    runs?: number;
     ratioP50: number;
     ratioP95: number;
     source?: string;
@@ -411,6 +478,7 @@ async function timeExport(
 async function benchDatabase(
   kind: string,
   duckTimes: Record<string, { p50: number; p95: number }>,
+  duckAsk?: (name: string, p: Params) => Promise<unknown>,
 ): Promise<DbResult> {
   let database: Database;
   let env: Record<string, string>;
@@ -516,14 +584,18 @@ async function benchDatabase(
       return { source: b.data.source, rows: b.data.rows.length };
     };
     // Right after the start (as the bench timed it until 2026-11-22), then after the warm-up.
-    const timed = await timeQuestions(kind, ask);
+    // The timed runs alternate with DuckDB's (when it is loaded): the ratio compares the two over
+    // the same minutes of the host. DuckDB's own earlier figures are kept as `duckdbAlone`.
+    const timed = await timeQuestions(kind, ask, duckAsk);
     for (const [name, t] of Object.entries(timed.warm)) {
-      const d = duckTimes[name]!;
+      const d = timed.along[name] ?? duckTimes[name]!;
       queries.push({
         name,
         api: { p50: t.p50, p95: t.p95 },
         apiCold: timed.cold[name]!,
-        duckdb: d,
+        duckdb: { p50: d.p50, p95: d.p95 },
+        ...(duckTimes[name] ? { duckdbAlone: duckTimes[name] } : {}),
+        ...(timed.faster[name] !== undefined ? { apiFasterRuns: timed.faster[name], runs: RUNS } : {}),
         ratioP50: t.p50 / d.p50,
         ratioP95: t.p95 / d.p95,
         ...timed.last[name],
@@ -580,6 +652,7 @@ async function benchDatabase(
 }
 
 async function duckdbBench(): Promise<{
+  ask: (name: string, p: Params) => Promise<unknown>;
   times: Record<string, { p50: number; p95: number }>;
   loadSec: number;
   rows: number;
@@ -610,8 +683,8 @@ async function duckdbBench(): Promise<{
       `DuckDB ${name}: p50 ${fmtMs(t.p50)} ms, p95 ${fmtMs(t.p95)} ms (right after loading: p50 ${fmtMs(timed.cold[name]!.p50)} ms)`,
     );
   }
-  con.closeSync();
-  return { times, loadSec, rows };
+  // The connection stays open: each database's timed runs ask DuckDB again, in alternation.
+  return { times, loadSec, rows, ask: (name, p) => con.runAndReadAll(duckQuery(name, p)) };
 }
 
 function table(head: string[], rows: (string | number)[][]): string {
@@ -634,16 +707,20 @@ async function main() {
     for (const kind of DBS) await benchDatabase(kind, {});
     return;
   }
-  const duck = NEEDS_DUCKDB ? await duckdbBench() : { times: {}, loadSec: 0, rows: 0 };
+  const duck = NEEDS_DUCKDB ? await duckdbBench() : { times: {}, loadSec: 0, rows: 0, ask: undefined };
   if (args.includes('--duckdb-only')) {
     fs.writeFileSync(
       path.join(RESULTS, 'reports-duckdb.json'),
-      JSON.stringify({ date: new Date().toISOString(), options: OPTS, duckdb: duck }, null, 2),
+      JSON.stringify(
+        { date: new Date().toISOString(), options: OPTS, duckdb: { ...duck, ask: undefined } },
+        null,
+        2,
+      ),
     );
     return;
   }
   for (const kind of DBS) {
-    const r = await benchDatabase(kind, duck.times);
+    const r = await benchDatabase(kind, duck.times, duck.ask);
     const out = {
       date: new Date().toISOString(),
       machine: {
@@ -653,7 +730,7 @@ async function main() {
         node: process.version,
       },
       options: OPTS,
-      duckdb: duck,
+      duckdb: { ...duck, ask: undefined },
       ...r,
     };
     fs.writeFileSync(path.join(RESULTS, `reports-${kind}.json`), JSON.stringify(out, null, 2));
@@ -670,6 +747,8 @@ async function main() {
           'DuckDB p95',
           'ratio p50',
           'ratio p95',
+          'API first',
+          'DuckDB p50 alone',
           'API p50 at start',
           'source',
         ],
@@ -681,6 +760,8 @@ async function main() {
           fmtMs(q.duckdb.p95),
           q.ratioP50.toFixed(2),
           q.ratioP95.toFixed(2),
+          q.apiFasterRuns !== undefined ? `${q.apiFasterRuns}/${q.runs}` : '',
+          q.duckdbAlone ? fmtMs(q.duckdbAlone.p50) : '',
           fmtMs(q.apiCold.p50),
           q.source ?? '',
         ]),
