@@ -6,7 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METRICS, resolveReportRange, type Dimension, type Metric, type ReportRow } from '@backoffice/core/reports';
+import { METRICS, fromReportAnswer, resolveReportRange, type Dimension, type Metric, type ReportAnswer } from '@backoffice/core/reports';
 import { exportChunks, streamReportCsv, streamReportValues, toSpec, type ReportDefinition } from '../src/modules/reports/service.ts';
 import { query } from '../src/reports-data/sql.ts';
 import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
@@ -89,7 +89,7 @@ describe('reports: DataViewer export', () => {
   const queryFields = async (payload: object, headers = admin) => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/reports/dataviewer/query', payload: { ...payload, limit: 100_000 }, headers });
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
-    const data = body<{ rows: ReportRow[]; total_rows: number; columns: { key: string; idKey?: string }[] }>(res).data;
+    const data = fromReportAnswer(body<ReportAnswer>(res).data);
     expect(data.rows.length).toBe(data.total_rows);
     const keys = data.columns.flatMap((c) => (c.idKey ? [c.key, c.idKey] : [c.key]));
     return data.rows.map((r) => keys.map((k) => (r[k] === null || r[k] === undefined ? '' : String(r[k]))));

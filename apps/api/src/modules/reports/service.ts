@@ -11,8 +11,9 @@ import {
   type Dimension,
   type FilterDimension,
   type ReportColumn,
+  type ReportAnswer,
+  type ReportCell,
   type ReportFilter,
-  type ReportResult,
   type ReportRow,
   type TimeDimension,
 } from '@backoffice/core/reports';
@@ -150,12 +151,19 @@ function rowOf(keys: string[], codecs: CellCodec[], values: readonly unknown[] |
   return out;
 }
 
+/** A row of the paged answer as cells (see ReportAnswer): its raw values decoded, in order. */
+function cellsOf(codecs: CellCodec[], values: readonly unknown[]): ReportCell[] {
+  const out: ReportCell[] = new Array(codecs.length);
+  for (let i = 0; i < codecs.length; i++) out[i] = decodeCell(codecs[i]!, values[i]);
+  return out;
+}
+
 export async function runReport(
   database: Database,
   spec: ReportSpec,
   page: { limit: number; offset: number },
   locale: Locale,
-): Promise<ReportResult> {
+): Promise<ReportAnswer> {
   const plan = planReport(spec, await sourceStats(database));
   const built = buildReportSql(spec, plan, { openAuctionLabel: translate(locale, 'report.deal.open_auction'), page });
   const rows = await queryPrepared(database, built.text, built.params);
@@ -165,7 +173,15 @@ export async function runReport(
     const only = rows[0] ?? {};
     const hasData = Number(only.total_rows ?? 0) > 0;
     const totals = pickRow(only, metricKeys);
-    return { columns, rows: hasData && page.offset === 0 ? [totals] : [], totals, total_rows: hasData ? 1 : 0, source: plan.table, currency: REPORT_CURRENCY };
+    return {
+      columns,
+      fields: metricKeys,
+      rows: hasData && page.offset === 0 ? [metricKeys.map((k) => totals[k] ?? null)] : [],
+      totals,
+      total_rows: hasData ? 1 : 0,
+      source: plan.table,
+      currency: REPORT_CURRENCY,
+    };
   }
   const keys = [...built.dimKeys, ...metricKeys];
   const raw = rows[0]?.result;
@@ -173,7 +189,8 @@ export async function runReport(
   const pageText = rows[0]?.rows;
   return {
     columns,
-    rows: parseTextArray2D(typeof pageText === 'string' ? pageText : null).map((r) => rowOf(keys, built.rowCodecs, r)),
+    fields: keys,
+    rows: parseTextArray2D(typeof pageText === 'string' ? pageText : null).map((r) => cellsOf(built.rowCodecs, r)),
     totals: rowOf(metricKeys, built.totalCodecs, answer.totals),
     total_rows: Number(answer.total_rows ?? 0),
     source: plan.table,

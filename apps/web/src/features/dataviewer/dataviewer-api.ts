@@ -4,7 +4,8 @@
  * (fetched with the Authorization header and saved as a blob under the server's file name).
  */
 import type { SelectOption } from '@backoffice/core/inputs';
-import type { DimensionDef, FilterDimension, MetricDef, ReportResult, SavedDataviewerView } from '@backoffice/core/reports';
+import { fromReportAnswer } from '@backoffice/core/reports';
+import type { DimensionDef, FilterDimension, MetricDef, ReportAnswer, ReportResult, SavedDataviewerView } from '@backoffice/core/reports';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, handleSessionError, REST_BASE } from '../../lib/api.ts';
 import { saveBlob } from '../../lib/download.ts';
@@ -40,8 +41,10 @@ export function useReportPages(def: ReportDefinitionBody | null) {
     queryKey: ['dataviewer', 'pages', def],
     enabled: def !== null,
     initialPageParam: 0,
-    queryFn: ({ pageParam, signal }) =>
-      api.request<ReportResult>(QUERY_PATH, { method: 'POST', body: queryBody(def!, PAGE_SIZE, pageParam as number), signal }),
+    queryFn: async ({ pageParam, signal }) =>
+      fromReportAnswer(
+        await api.request<ReportAnswer>(QUERY_PATH, { method: 'POST', body: queryBody(def!, PAGE_SIZE, pageParam as number), signal }),
+      ),
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((n, p) => n + p.rows.length, 0);
       return loaded < last.total_rows && last.rows.length > 0 ? loaded : undefined;
@@ -55,7 +58,8 @@ export function useChartRows(def: ReportDefinitionBody | null) {
   return useQuery<ReportResult, FetchError>({
     queryKey: ['dataviewer', 'chart', def],
     enabled: def !== null,
-    queryFn: ({ signal }) => api.request<ReportResult>(QUERY_PATH, { method: 'POST', body: queryBody(def!, CHART_MAX_ROWS, 0), signal }),
+    queryFn: async ({ signal }) =>
+      fromReportAnswer(await api.request<ReportAnswer>(QUERY_PATH, { method: 'POST', body: queryBody(def!, CHART_MAX_ROWS, 0), signal })),
     staleTime: 60_000,
   });
 }
