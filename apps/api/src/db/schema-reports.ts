@@ -7,9 +7,10 @@
  *   dimensions are smallint positions in @backoffice/core/reports), integer metrics, money in
  *   integer micro-units (never floats). BRIN on ts: rows arrive in time order.
  * - stats_r_*: rollups of the fact over fewer dimensions at several time levels in one table
- *   (lvl 0 = UTC hour, 1 = UTC day, 2 = 7-day block, 3 = 28-day block; blocks aligned on Monday
- *   1970-01-05). A planner picks the smallest rollup that covers a report's dimensions and filters
- *   and splits its range into the coarsest aligned blocks.
+ *   (lvl 0 = UTC hour, 1 = UTC day, 2 = 7-day block, 3 = 28-day block, 4–9 = 4- to 128-day
+ *   blocks by powers of two; blocks aligned on Monday 1970-01-05; LEVELS in
+ *   src/reports-data/rollups.ts). A planner picks the smallest rollup that covers a report's
+ *   dimensions and filters and covers its range with the aligned blocks that read the fewest rows.
  */
 import { sql } from 'drizzle-orm';
 import {
