@@ -10,6 +10,8 @@ import {
   qpsQuerySchema,
   reportQuerySchema,
   resolveReportRange,
+  UTC_ZONES,
+  wallTimeOf,
   zonedTimeToEpoch,
   zoneOffsetMinutes,
 } from './reports.ts';
@@ -41,6 +43,20 @@ describe('time zones', () => {
     // 02:30 happens twice in October: the first one.
     expect(zonedTimeToEpoch({ year: 2025, month: 10, day: 26, hour: 2, minute: 30, second: 0 }, 'Europe/Madrid')).toBe(Date.UTC(2025, 9, 26, 0, 30));
     expect(zoneOffsetMinutes(Date.UTC(2025, 5, 1), 'Asia/Kolkata')).toBe(330);
+  });
+
+  it('gives the same wall times and instants in UTC without zone data as through Intl', () => {
+    const intl = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    for (const ms of [0, Date.UTC(2024, 1, 29, 23, 59, 59), Date.UTC(2025, 11, 31, 0, 0, 1), Date.UTC(2026, 5, 15, 12, 30, 45, 999)]) {
+      const parts = Object.fromEntries(intl.formatToParts(new Date(ms)).map((p) => [p.type, Number(p.value)]));
+      const expected = { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
+      for (const zone of UTC_ZONES) {
+        expect(wallTimeOf(ms, zone)).toEqual(expected);
+        expect(zonedTimeToEpoch(wallTimeOf(ms, zone), zone)).toBe(Math.floor(ms / 1000) * 1000);
+      }
+    }
+    // A wall time that does not exist in the calendar rolls over as Date.UTC does, as before.
+    expect(zonedTimeToEpoch({ year: 2025, month: 2, day: 30, hour: 0, minute: 0, second: 0 }, 'UTC')).toBe(Date.UTC(2025, 2, 2));
   });
 
   it('reads a date-only end as inclusive and a date-time end as exclusive', () => {

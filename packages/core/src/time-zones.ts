@@ -49,6 +49,11 @@ export interface WallTime {
 
 /** The wall time of an instant in a zone. */
 export function wallTimeOf(epochMs: number, tz: string): WallTime {
+  // UTC needs no zone data: the Date's UTC fields are the wall time (and cost far less than Intl).
+  if (isUtcZone(tz)) {
+    const d = new Date(epochMs);
+    return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
+  }
   const parts = partsFormatter(tz).formatToParts(new Date(epochMs));
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? '0');
   return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
@@ -74,6 +79,7 @@ export function zoneOffsetMinutes(epochMs: number, tz: string): number {
  */
 export function zonedTimeToEpoch(w: WallTime, tz: string): number {
   const guess = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  if (isUtcZone(tz)) return guess;
   const before = zoneOffsetMinutes(guess - 14 * 3600_000, tz);
   const after = zoneOffsetMinutes(guess + 14 * 3600_000, tz);
   const valid: number[] = [];
