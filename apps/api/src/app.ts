@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { migrateDatabase, openDatabase, withAdvisoryLock, type Database } from './db/client.ts';
-import { seed } from './db/seed.ts';
+import { seed, type SeedResult } from './db/seed.ts';
 import { assertProductionReady } from './lib/production-guard.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { modules } from './modules/index.ts';
@@ -35,9 +35,10 @@ export interface BuildOptions {
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const database =
     opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  let seeded: SeedResult | null = null;
   if (!opts.skipPrepare) {
     await migrateDatabase(database);
-    await withAdvisoryLock(database, 7263542, () => seed(database, config));
+    seeded = await withAdvisoryLock(database, 7263542, () => seed(database, config));
   }
   // Production refuses to start while an account still has the demo password.
   await assertProductionReady(database, config).catch(async (err: unknown) => {
@@ -72,6 +73,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     logController: new LogController({ disableRequestLogging: true }),
   });
   app.decorate('ctx', ctx);
+  if (seeded && Object.keys(seeded.rollupLevelsBuilt).length > 0)
+    app.log.info({ levels: seeded.rollupLevelsBuilt }, 'reports: built the rollup levels the loaded data set lacked');
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();

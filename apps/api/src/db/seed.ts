@@ -122,7 +122,12 @@ export async function seedDemo(database: Database, config: Config): Promise<bool
   });
 }
 
-export async function seed(database: Database, config: Config): Promise<void> {
+export interface SeedResult {
+  /** Rollup levels built for a data set loaded before they existed, per table (empty: none). */
+  rollupLevelsBuilt: Record<string, number[]>;
+}
+
+export async function seed(database: Database, config: Config): Promise<SeedResult> {
   await seedMenu(database);
   await seedAdminRole(database.db);
   if (config.seedDemo && config.env !== 'production') {
@@ -132,7 +137,7 @@ export async function seed(database: Database, config: Config): Promise<void> {
   }
   // A data set loaded by an earlier version lacks the rollup levels added since: build them once
   // (seconds for the demo set; reports read the levels only once they are complete).
-  if (config.env !== 'test') await completeRollupLevels(database);
+  return { rollupLevelsBuilt: config.env !== 'test' ? await completeRollupLevels(database) : {} };
 }
 
 /**
