@@ -5,9 +5,10 @@
 import type { Database } from '../db/client.ts';
 import { HOUR_MS } from './generator.ts';
 import { loadDataset, type LoadProgress, type LoadResult } from './loader.ts';
-import { query } from './sql.ts';
+import { datasetState } from './rollups.ts';
 
 export { loadDataset, type LoadProgress, type LoadResult };
+export { datasetState };
 
 /** The demo data set: modest so that the first `npm start` stays quick. */
 export const DEMO_DATASET = { seed: 2024, days: 30, scale: 1.5, qpsDays: 3 } as const;
@@ -17,13 +18,6 @@ export function currentHourEnd(now = Date.now()): number {
   return Math.floor(now / HOUR_MS) * HOUR_MS;
 }
 
-/** Is a data set loaded? */
-export async function datasetState(database: Database): Promise<Record<string, unknown> | null> {
-  const rows = await query<{ value: Record<string, unknown> | string }>(database, `SELECT value FROM stats_state WHERE key = 'dataset'`);
-  const v = rows[0]?.value;
-  if (v === undefined) return null;
-  return typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : v;
-}
 
 /**
  * Seeds the demo warehouse (30 days ending at the current hour) unless one is loaded already.

@@ -186,6 +186,17 @@ export async function rebuildRollups(
   return counts;
 }
 
+/** The loaded data set's state (range, options, row counts per rollup level), or null. */
+export async function datasetState(database: Database): Promise<Record<string, unknown> | null> {
+  const rows = await query<{ value: Record<string, unknown> | string }>(
+    database,
+    `SELECT value FROM stats_state WHERE key = 'dataset'`,
+  );
+  const v = rows[0]?.value;
+  if (v === undefined) return null;
+  return typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : v;
+}
+
 /**
  * Builds the levels that a data set loaded before they existed lacks (its statistics list fewer
  * levels than LEVELS; until they are built the planner does not read them), from the levels it
@@ -195,14 +206,9 @@ export async function completeRollupLevels(
   database: Database,
   progress?: RebuildProgress,
 ): Promise<Record<string, number[]>> {
-  const rows = await query<{ value: unknown }>(
-    database,
-    `SELECT value FROM stats_state WHERE key = 'dataset'`,
-  );
-  const raw = rows[0]?.value;
-  if (!raw) return {};
-  const state = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { rollups?: Record<string, number[]> };
-  const counts = state.rollups ?? {};
+  const state = await datasetState(database);
+  if (!state) return {};
+  const counts = (state.rollups ?? {}) as Record<string, number[]>;
   const todo = ROLLUPS.map((r) => ({
     r,
     missing: LEVELS.filter((l) => counts[r.table] && counts[r.table]![l.lvl] === undefined),

@@ -188,7 +188,7 @@ export function planReport(spec: ReportSpec, stats: SourceStats | null): Plan {
     const isFact = source.table === FACT_TABLE;
     const counts = stats?.rollups[source.table];
     // A data set built before a level existed has no rows at it: its statistics do not list it.
-    const levels = isFact ? [0] : allowed.filter((l) => l <= 3 || !counts || counts[l] !== undefined);
+    const levels = isFact ? [0] : allowed.filter((l) => !counts || counts[l] !== undefined);
     const rowsPerBlock = (lvl: number) => {
       const rowsAtLevel = isFact ? (stats?.factRows ?? 1e9) : (counts?.[lvl] ?? 1e9);
       return rowsAtLevel / Math.max(1, hours / (LEVELS[lvl]!.ms / HOUR_MS));
