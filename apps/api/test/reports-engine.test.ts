@@ -1,6 +1,6 @@
 /** The planner's pure parts: time-block decomposition and source choice. */
 import { describe, expect, it } from 'vitest';
-import { decompose, planReport, type ReportSpec } from '../src/modules/reports/engine.ts';
+import { buildReportSql, decompose, planReport, rowsAreGroups, type ReportSpec } from '../src/modules/reports/engine.ts';
 import { LEVELS } from '../src/reports-data/rollups.ts';
 import { microsToDecimal, timeBucketLabel } from '../src/modules/reports/service.ts';
 
@@ -94,6 +94,39 @@ describe('planReport', () => {
     const weeks = planReport(spec({ dimensions: ['week'], startMs: Date.UTC(2025, 0, 6), endMs: Date.UTC(2025, 3, 7) }), withAll);
     expect(weeks.segments.every((s) => s.lvl === 2)).toBe(true);
     expect(D).toBe(86_400_000);
+  });
+
+  it('reads a rollup once the statistics list it, with no aggregation where its rows are the groups', () => {
+    const partner = { dimension: 'demand_partner' as const, op: 'include' as const, values: [1] };
+    const spain = { dimension: 'country' as const, op: 'include' as const, values: ['ES'] };
+    const q3 = spec({ dimensions: ['hour', 'device'], endMs: Date.UTC(2025, 0, 8), filters: [partner, spain] });
+    // A data set loaded before the partner x country x device rollup existed does not list it.
+    const old = planReport(q3, stats);
+    expect(old.table).toBe('stats_r_partner_geo');
+    expect(rowsAreGroups(q3, old)).toBe(false);
+    const withNarrow = { ...stats, rollups: { ...stats.rollups, stats_r_partner_country_device: [2.3e6, 4e5, 1e5, 3e4] } };
+    const plan = planReport(q3, withNarrow);
+    expect(plan.table).toBe('stats_r_partner_country_device');
+    expect(rowsAreGroups(q3, plan)).toBe(true);
+    const sql = buildReportSql(q3, plan, { openAuctionLabel: 'Open' }).text;
+    expect(sql).not.toContain('GROUP BY');
+    // Whole UTC days read at level 1 are days' groups too.
+    const days = spec({ dimensions: ['day', 'country', 'device'], filters: [partner] });
+    expect(rowsAreGroups(days, planReport(days, withNarrow))).toBe(true);
+    // Where two source rows can fall in one group, they are summed.
+    const summed: ReportSpec[] = [
+      { ...q3, filters: [{ ...partner, values: [1, 2] }, spain] },
+      { ...q3, filters: [partner, { ...spain, op: 'exclude' }] },
+      { ...q3, filters: [partner] },
+      { ...q3, dimensions: ['device'] },
+      { ...q3, timezone: 'Europe/Madrid' },
+      { ...days, startMs: Date.UTC(2025, 0, 1, 12) },
+    ];
+    for (const other of summed) {
+      const p = planReport(other, withNarrow);
+      expect(rowsAreGroups(other, p), JSON.stringify(other)).toBe(false);
+      expect(buildReportSql(other, p, { openAuctionLabel: 'Open' }).text).toContain('GROUP BY');
+    }
   });
 });
 

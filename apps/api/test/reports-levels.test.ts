@@ -1,6 +1,6 @@
 /**
- * Rollup levels added after a data set was loaded: the planner leaves them alone until they are
- * built, and completeRollupLevels builds them to exactly what a full load writes.
+ * Rollup levels and rollups added after a data set was loaded: the planner leaves them alone until
+ * they are built, and completeRollupLevels builds them to exactly what a full load writes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
@@ -13,6 +13,8 @@ import { freshDatabase, type TestDb } from './helpers.ts';
 
 const END = Date.UTC(2025, 3, 2);
 const OLD_LEVELS = 4;
+/** A rollup added after the levels. */
+const NEW_ROLLUP = 'stats_r_partner_country_device';
 
 describe('rollup levels completed on an older data set', () => {
   let db: TestDb;
@@ -34,7 +36,7 @@ describe('rollup levels completed on an older data set', () => {
       out[r.table] = await query(
         database,
         `SELECT lvl, ts::text AS ts, count(*)::int AS n, sum(revenue_micros)::text AS revenue, sum(impressions)::text AS impressions
-         FROM ${r.table} WHERE lvl >= ${OLD_LEVELS} GROUP BY lvl, ts ORDER BY lvl, ts`,
+         FROM ${r.table} GROUP BY lvl, ts ORDER BY lvl, ts`,
       );
     return out;
   };
@@ -47,33 +49,54 @@ describe('rollup levels completed on an older data set', () => {
     filters: [],
     sort: [],
   };
+  const partnerByHour = {
+    ...noTimeReport,
+    startMs: END - 7 * 86_400_000,
+    dimensions: ['hour' as const, 'device' as const],
+    filters: [
+      { dimension: 'demand_partner' as const, op: 'include' as const, values: [1] },
+      { dimension: 'country' as const, op: 'include' as const, values: ['ES'] },
+    ],
+  };
 
-  it('reads only the levels the statistics list, then builds the missing ones as a load does', async () => {
+  it('reads only the levels and rollups the statistics list, then builds the missing ones as a load does', async () => {
     const full = await snapshot();
     const stateBefore = (await sourceStats(database))!;
     expect(stateBefore.rollups.stats_r_publisher).toHaveLength(LEVELS.length);
     // A long range without time grouping reads a power-of-two block when it can.
     expect(planReport(noTimeReport, stateBefore).segments.some((s) => s.lvl >= OLD_LEVELS)).toBe(true);
 
-    // The data set as an earlier version left it: four levels, and statistics that list four.
+    expect(planReport(partnerByHour, stateBefore).table).toBe(NEW_ROLLUP);
+
+    // The data set as an earlier version left it: four levels, no partner x country x device
+    // rollup, and statistics that list that.
     for (const r of ROLLUPS) await query(database, `DELETE FROM ${r.table} WHERE lvl >= ${OLD_LEVELS}`);
+    await query(database, `TRUNCATE ${NEW_ROLLUP}`);
     await query(
       database,
-      `UPDATE stats_state SET value = jsonb_set(value, '{rollups}', (SELECT jsonb_object_agg(k, (SELECT jsonb_agg(x) FROM jsonb_array_elements(v) WITH ORDINALITY e(x, i) WHERE i <= ${OLD_LEVELS})) FROM jsonb_each(value->'rollups') j(k, v))) WHERE key = 'dataset'`,
+      `UPDATE stats_state SET value = jsonb_set(value, '{rollups}', (SELECT jsonb_object_agg(k, (SELECT jsonb_agg(x) FROM jsonb_array_elements(v) WITH ORDINALITY e(x, i) WHERE i <= ${OLD_LEVELS})) FROM jsonb_each(value->'rollups') j(k, v) WHERE k <> '${NEW_ROLLUP}')) WHERE key = 'dataset'`,
     );
     forgetSourceStats(database);
     const old = (await sourceStats(database))!;
     expect(old.rollups.stats_r_publisher).toHaveLength(OLD_LEVELS);
     expect(planReport(noTimeReport, old).segments.every((s) => s.lvl < OLD_LEVELS)).toBe(true);
+    expect(old.rollups[NEW_ROLLUP]).toBeUndefined();
+    expect(planReport(partnerByHour, old).table).toBe('stats_r_partner_geo');
 
     const built = await completeRollupLevels(database);
     const added = LEVELS.filter((l) => l.lvl >= OLD_LEVELS).map((l) => l.lvl);
-    expect(built).toEqual(Object.fromEntries(ROLLUPS.map((r) => [r.table, added])));
+    expect(built).toEqual(
+      Object.fromEntries(ROLLUPS.map((r) => [r.table, r.table === NEW_ROLLUP ? LEVELS.map((l) => l.lvl) : added])),
+    );
     expect(await snapshot()).toEqual(full);
+    // Written with its indexes dropped, then built again.
+    const indexes = await query<{ n: number }>(database, `SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = $1`, [NEW_ROLLUP]);
+    expect(indexes[0]!.n).toBe(2);
     forgetSourceStats(database);
     const after = (await sourceStats(database))!;
     expect(after.rollups).toEqual(stateBefore.rollups);
     expect(planReport(noTimeReport, after)).toEqual(planReport(noTimeReport, stateBefore));
+    expect(planReport(partnerByHour, after)).toEqual(planReport(partnerByHour, stateBefore));
     // Nothing left to do the second time.
     expect(await completeRollupLevels(database)).toEqual({});
   });

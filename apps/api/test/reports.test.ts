@@ -5,7 +5,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METRICS, fromReportAnswer, resolveReportRange, type Dimension, type Metric, type ReportAnswer } from '@backoffice/core/reports';
+import { DIMENSION_DEFS, METRICS, fromReportAnswer, resolveReportRange, type Dimension, type Metric, type ReportAnswer } from '@backoffice/core/reports';
 import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
 import { entityNames, loadReportsFixture, rawFacts, referenceReport, rowKey, type RawFact, type RefSpec } from './reports-fixtures.ts';
 
@@ -152,6 +152,39 @@ describe('reports: DataViewer query, export and look-ups', () => {
       expect(csv.statusCode).toBe(200);
       const lines = csv.body.trim().split(/\r\n/).slice(1);
       expect(lines.map((l) => l.split(',')[0])).toEqual(data.rows.map((r) => r.hour));
+    });
+
+    it('a partner in one country by hour and device, and by day, country and device (each rollup row a group)', async () => {
+      // The partner and country with the most fact rows in the range.
+      const from = Date.UTC(2025, 2, 29, 20);
+      const to = Date.UTC(2025, 2, 31, 4);
+      const pairs = new Map<string, number>();
+      for (const f of facts)
+        if (f.ts >= from && f.ts < to) {
+          const k = `${f.ids.demand_partner}:${f.ids.country}`;
+          pairs.set(k, (pairs.get(k) ?? 0) + 1);
+        }
+      const [partner, country] = [...pairs].sort((a, b) => b[1] - a[1])[0]![0].split(':').map(Number) as [number, number];
+      const hours = await compare({
+        range: { start: '2025-03-29 20:00', end: '2025-03-31 04:00' },
+        timezone: 'UTC',
+        dimensions: ['hour', 'device'],
+        metrics: ['bid_requests', 'bids', 'impressions', 'revenue', 'ecpm', 'win_rate'],
+        filters: [
+          { dimension: 'demand_partner', op: 'include', values: [partner] },
+          { dimension: 'country', op: 'include', values: [DIMENSION_DEFS.country.values![country - 1]!] },
+        ],
+      });
+      expect(hours.source).toBe('stats_r_partner_country_device');
+      expect(hours.total_rows).toBeGreaterThan(20);
+      const days = await compare({
+        range: { start: '2025-03-10', end: '2025-03-30' },
+        timezone: 'UTC',
+        dimensions: ['day', 'country', 'device'],
+        metrics: ['impressions', 'revenue', 'cost', 'margin_pct'],
+        filters: [{ dimension: 'demand_partner', op: 'include', values: [1] }],
+      });
+      expect(days.source).toBe('stats_r_partner_country_device');
     });
 
     it('publisher x country for one partner over a month without a time dimension (coarse rollup blocks)', async () => {

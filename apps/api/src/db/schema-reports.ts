@@ -205,6 +205,27 @@ export const statsRPartnerSupply = pgTable(
   ],
 );
 
+/**
+ * Rollup: demand partner x country x device (a partner's geography and devices by hour: its rows
+ * are each one group of such a report filtered on one partner and one country, so it is answered
+ * without aggregating; see `rowsAreGroups` in src/modules/reports/engine.ts).
+ */
+export const statsRPartnerCountryDevice = pgTable(
+  'stats_r_partner_country_device',
+  {
+    lvl,
+    ts,
+    demandPartnerId: integer('demand_partner_id').notNull(),
+    countryId: smallint('country_id').notNull(),
+    deviceId: smallint('device_id').notNull(),
+    ...rollupMetricColumns,
+  },
+  (t) => [
+    index('stats_r_partner_country_device_lvl_ts_idx').on(t.lvl, t.ts),
+    index('stats_r_partner_country_device_partner_idx').on(t.demandPartnerId, t.countryId, t.lvl, t.ts),
+  ],
+);
+
 /** Rollup: demand partner x country x device x environment x format. */
 export const statsRPartnerGeo = pgTable(
   'stats_r_partner_geo',

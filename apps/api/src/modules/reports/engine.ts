@@ -187,7 +187,9 @@ export function planReport(spec: ReportSpec, stats: SourceStats | null): Plan {
     if (![...needed].every((d) => source.dims.includes(d))) continue;
     const isFact = source.table === FACT_TABLE;
     const counts = stats?.rollups[source.table];
-    // A data set built before a level existed has no rows at it: its statistics do not list it.
+    // A data set built before a rollup or a level existed has no rows in it: its statistics do not
+    // list it (until the server's start builds it, see completeRollupLevels).
+    if (!isFact && stats && !counts) continue;
     const levels = isFact ? [0] : allowed.filter((l) => !counts || counts[l] !== undefined);
     const rowsPerBlock = (lvl: number) => {
       const rowsAtLevel = isFact ? (stats?.factRows ?? 1e9) : (counts?.[lvl] ?? 1e9);
@@ -200,6 +202,30 @@ export function planReport(spec: ReportSpec, stats: SourceStats | null): Plan {
       best = { table: source.table, isFact, segments, estimatedRows: estimate };
   }
   return best!;
+}
+
+/**
+ * Whether each source row of a planned report is one group of its own: then the report needs no
+ * aggregation. A rollup holds one row per block and combination of its dimensions, so this holds
+ * when every block is one bucket of the report's time dimension (hours, UTC days or ISO weeks of
+ * one level only) and every dimension of the rollup is grouped or pinned to one value by an
+ * include filter. (A partner's devices by hour in one country, from the partner x country x device
+ * rollup: 656 rows for a week, summed once at load instead of on every run.)
+ */
+export function rowsAreGroups(spec: ReportSpec, plan: Plan): boolean {
+  if (plan.isFact || plan.segments.length === 0) return false;
+  const lvl = plan.segments[0]!.lvl;
+  if (plan.segments.some((s) => s.lvl !== lvl)) return false;
+  const timeDim = spec.dimensions.find(isTimeDimension);
+  const bucketLevel = timeDim === 'hour' ? 0 : timeDim === 'day' ? 1 : timeDim === 'week' ? 2 : null;
+  if (bucketLevel !== lvl || !isUtcZone(spec.timezone)) return false;
+  const source = ROLLUPS.find((r) => r.table === plan.table);
+  if (!source) return false;
+  return source.dims.every(
+    (d) =>
+      spec.dimensions.includes(d) ||
+      spec.filters.some((f) => f.dimension === d && f.op === 'include' && f.values.length === 1),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -378,7 +404,12 @@ export function buildReportSql(spec: ReportSpec, plan: Plan, opts: BuildOptions)
       : `SELECT ${srcCols.join(', ')} FROM ${plan.table} WHERE false`;
 
   const groupCols = dims.map((d) => `src."${d}"`);
-  const sumCols = [...bases].map((b) => `sum_int8(src.${BASE_COLUMN[b]}) AS s_${BASE_COLUMN[b]}`);
+  // The groups' sums (when each source row is a group, its columns as they are: rollups' sums are
+  // bigints, as sum_int8's).
+  const rowGroups = !opts.rowsOnly && dims.length > 0 && rowsAreGroups(spec, plan);
+  const sumCols = [...bases].map((b) =>
+    rowGroups ? `src.${BASE_COLUMN[b]} AS s_${BASE_COLUMN[b]}` : `sum_int8(src.${BASE_COLUMN[b]}) AS s_${BASE_COLUMN[b]}`,
+  );
   const dimNames = dims.map((d) => `"${d}"`);
   // An export names its entities before grouping (hash joins on the source rows, the name a
   // trailing group key): the grouped rows then come out already in the dimensions' order, with no
@@ -535,7 +566,7 @@ SELECT ${select} FROM g ${joins.join(' ')} ${orderBy}`;
       : `ARRAY[${[...rawDims, ...rawMetrics].map((c) => `(${c})::text`).join(', ')}]`;
     text = `WITH src AS (\n  ${src}\n), g AS MATERIALIZED (
   SELECT ${[...groupCols, ...sumCols].join(', ')}
-  FROM src GROUP BY ${dimNames.join(', ')}
+  FROM src${rowGroups ? '' : ` GROUP BY ${dimNames.join(', ')}`}
 ), pg AS (
   SELECT g.* FROM g ${sortJoins.join(' ')} ${orderBy} LIMIT ${params.add(page.limit)} OFFSET ${params.add(page.offset)}
 ), t AS (

@@ -49,7 +49,7 @@ export async function sourceStats(database: Database): Promise<SourceStats | nul
   const raw = rows[0]?.value;
   if (raw) {
     const v = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { factRows: number; startMs: number; endMs: number; rollups: Record<string, number[]> };
-    stats = { factRows: v.factRows, hours: Math.max(1, (v.endMs - v.startMs) / HOUR_MS), rollups: v.rollups };
+    stats = { factRows: v.factRows, hours: Math.max(1, (v.endMs - v.startMs) / HOUR_MS), rollups: v.rollups ?? {} };
   }
   statsCache.set(database, { at: Date.now(), stats });
   return stats;
