@@ -15,6 +15,8 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { migrateDatabase, openDatabase, withAdvisoryLock, type Database } from './db/client.ts';
 import { seed, type SeedResult } from './db/seed.ts';
+import { forgetSourceStats } from './modules/reports/service.ts';
+import { completeRollupLevels } from './reports-data/rollups.ts';
 import { assertProductionReady } from './lib/production-guard.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { modules } from './modules/index.ts';
@@ -31,6 +33,9 @@ export interface BuildOptions {
   /** Skip migrations and seeding (the database is known to be ready). */
   skipPrepare?: boolean;
 }
+
+/** Advisory lock of the rollup levels' build on PostgreSQL. */
+const ROLLUPS_LOCK = 7263543;
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const database =
@@ -75,6 +80,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('ctx', ctx);
   if (seeded && Object.keys(seeded.rollupLevelsBuilt).length > 0)
     app.log.info({ levels: seeded.rollupLevelsBuilt }, 'reports: built the rollup levels the loaded data set lacked');
+  // On PostgreSQL the rollups and levels a data set loaded by an earlier version lacks are built
+  // once the server listens (reports use the others until then); an advisory lock keeps two
+  // servers starting together from building them twice. Closing waits for the build.
+  let building: Promise<void> | null = null;
+  if (!opts.skipPrepare && config.env !== 'test' && database.kind === 'postgres')
+    app.addHook('onListen', (done) => {
+      building = withAdvisoryLock(database, ROLLUPS_LOCK, () => completeRollupLevels(database))
+        .then((built) => {
+          if (Object.keys(built).length === 0) return;
+          forgetSourceStats(database);
+          app.log.info({ levels: built }, 'reports: built the rollup levels the loaded data set lacked');
+        })
+        .catch((err: unknown) => app.log.error({ err }, 'reports: building the missing rollup levels failed'));
+      done();
+    });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
@@ -178,6 +198,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   app.addHook('onClose', async () => {
+    await building;
     if (!opts.keepDatabase) await database.close();
   });
   return app;

@@ -135,9 +135,13 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
     // The demo warehouse (30 days of stats) — tests load their own small sets instead.
     if (config.env !== 'test') await seedReportsDemo(database);
   }
-  // A data set loaded by an earlier version lacks the rollup levels added since: build them once
-  // (seconds for the demo set; reports read the levels only once they are complete).
-  return { rollupLevelsBuilt: config.env !== 'test' ? await completeRollupLevels(database) : {} };
+  // A data set loaded by an earlier version lacks the rollups and levels added since: build them
+  // once (seconds for the demo set; reports read them only once they are complete). On PGlite,
+  // before the server listens (its one connection would hold every request while it builds); a
+  // PostgreSQL server builds them after it listens (see buildApp).
+  return {
+    rollupLevelsBuilt: config.env !== 'test' && database.kind === 'pglite' ? await completeRollupLevels(database) : {},
+  };
 }
 
 /**
