@@ -1,7 +1,7 @@
 /** The planner's pure parts: time-block decomposition and source choice. */
 import { describe, expect, it } from 'vitest';
 import { buildReportSql, decompose, planReport, rowsAreGroups, type ReportSpec } from '../src/modules/reports/engine.ts';
-import { LEVELS } from '../src/reports-data/rollups.ts';
+import { LEVELS, ROLLUPS } from '../src/reports-data/rollups.ts';
 import { microsToDecimal, timeBucketLabel } from '../src/modules/reports/service.ts';
 
 const H = 3_600_000;
@@ -54,6 +54,18 @@ describe('decompose', () => {
   it('uses hours only when told so (local days in a zone with an offset)', () => {
     const segs = decompose(Date.UTC(2025, 2, 1, 23), Date.UTC(2025, 2, 31, 22), [0]);
     expect(segs).toEqual([{ lvl: 0, fromMs: Date.UTC(2025, 2, 1, 23), toMs: Date.UTC(2025, 2, 31, 22) }]);
+  });
+});
+
+describe('ROLLUPS', () => {
+  it("sums a rollup's hours from one built before it that has all its dimensions", () => {
+    for (const [i, r] of ROLLUPS.entries()) {
+      if (!r.hoursFrom) continue;
+      const from = ROLLUPS.findIndex((x) => x.table === r.hoursFrom);
+      expect(from, r.table).toBeGreaterThanOrEqual(0);
+      expect(from, r.table).toBeLessThan(i);
+      for (const d of r.dims) expect(ROLLUPS[from]!.dims, `${r.table}.${d}`).toContain(d);
+    }
   });
 });
 

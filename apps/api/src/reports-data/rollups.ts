@@ -92,7 +92,7 @@ export interface RollupDef {
   dims: readonly FilterDimension[];
   /**
    * A rollup listed before this one whose dimensions include this one's: its hours (level 0) are
-   * summed into this one's, a fraction of the fact's rows. Null: from the fact.
+   * summed into this one's, a fraction of the fact's rows. Absent: from the fact.
    */
   hoursFrom?: string;
 }
