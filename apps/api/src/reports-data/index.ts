@@ -18,7 +18,6 @@ export function currentHourEnd(now = Date.now()): number {
   return Math.floor(now / HOUR_MS) * HOUR_MS;
 }
 
-
 /**
  * Seeds the demo warehouse (30 days ending at the current hour) unless one is loaded already.
  * Call it from the demo seed, after the demo users exist (the cap-change audit records name them).

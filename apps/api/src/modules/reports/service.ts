@@ -18,7 +18,7 @@ import {
   type TimeDimension,
 } from '@backoffice/core/reports';
 import type { Database } from '../../db/client.ts';
-import { HOUR_MS } from '../../reports-data/rollups.ts';
+import { datasetState, HOUR_MS } from '../../reports-data/rollups.ts';
 import { queryPrepared } from '../../reports-data/prepared.ts';
 import { query, queryArrays, withCursor, type SqlRow } from '../../reports-data/sql.ts';
 import {
@@ -44,13 +44,10 @@ const STATS_TTL_MS = 30_000;
 export async function sourceStats(database: Database): Promise<SourceStats | null> {
   const cached = statsCache.get(database);
   if (cached && Date.now() - cached.at < STATS_TTL_MS) return cached.stats;
-  const rows = await query<{ value: unknown }>(database, `SELECT value FROM stats_state WHERE key = 'dataset'`);
-  let stats: SourceStats | null = null;
-  const raw = rows[0]?.value;
-  if (raw) {
-    const v = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { factRows: number; startMs: number; endMs: number; rollups: Record<string, number[]> };
-    stats = { factRows: v.factRows, hours: Math.max(1, (v.endMs - v.startMs) / HOUR_MS), rollups: v.rollups ?? {} };
-  }
+  const v = (await datasetState(database)) as { factRows: number; startMs: number; endMs: number; rollups?: Record<string, number[]> } | null;
+  const stats: SourceStats | null = v
+    ? { factRows: v.factRows, hours: Math.max(1, (v.endMs - v.startMs) / HOUR_MS), rollups: v.rollups ?? {} }
+    : null;
   statsCache.set(database, { at: Date.now(), stats });
   return stats;
 }
@@ -61,11 +58,8 @@ export function forgetSourceStats(database: Database): void {
 
 /** The data set's loaded range, if any. */
 export async function datasetRange(database: Database): Promise<{ startMs: number; endMs: number } | null> {
-  const rows = await query<{ value: unknown }>(database, `SELECT value FROM stats_state WHERE key = 'dataset'`);
-  const raw = rows[0]?.value;
-  if (!raw) return null;
-  const v = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { startMs: number; endMs: number };
-  return { startMs: v.startMs, endMs: v.endMs };
+  const v = (await datasetState(database)) as { startMs: number; endMs: number } | null;
+  return v ? { startMs: v.startMs, endMs: v.endMs } : null;
 }
 
 // ---------------------------------------------------------------------------------------------
