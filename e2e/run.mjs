@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApi, buildWebE2E } from '../scripts/lib/build.mjs';
+import { buildApi, buildWeb } from '../scripts/lib/build.mjs';
 import { ensureChromium } from '../scripts/lib/deps.mjs';
 import { fromRoot, ROOT } from '../scripts/lib/paths.mjs';
 import { run } from '../scripts/lib/proc.mjs';
@@ -16,7 +16,7 @@ async function main() {
     return 1;
   }
   if (!(await buildApi())) return 1;
-  if (!(await buildWebE2E())) return 1;
+  if (!(await buildWeb())) return 1;
   const vitest = fromRoot('node_modules', '.bin', 'vitest');
   // The server's data folder goes in here; removed whatever way Vitest ends.
   const tmpRoot = mkdtempSync(path.join(os.tmpdir(), 'bo-e2e-run-'));

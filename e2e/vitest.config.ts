@@ -1,12 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { e2eWorkers } from './support/workers.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const workers = Number(process.env.E2E_WORKERS ?? '1');
+const workers = e2eWorkers();
 
-// E2E: one built server (global setup) shared by all files, headless Chromium per file.
-// Files run one at a time by default: the machine has 2 cores and the server, Chromium and the
-// test process already share them; and tests share one database. E2E_WORKERS=2 to try more.
+// E2E: one built server per worker (global setup), each on its own copy of the seeded database,
+// and headless Chromium per file. Files are spread over the workers; the files of one worker
+// run one after the other on its server (docs/decisions/008).
 export default defineConfig({
   root,
   test: {
@@ -16,7 +17,7 @@ export default defineConfig({
     globalSetup: ['e2e/support/global-setup.ts'],
     pool: 'forks',
     fileParallelism: workers > 1,
-    maxWorkers: Math.max(1, workers),
+    maxWorkers: workers,
     minWorkers: 1,
     testTimeout: 60_000,
     hookTimeout: 120_000,

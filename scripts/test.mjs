@@ -8,11 +8,12 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApi, buildWeb, buildWebE2E } from './lib/build.mjs';
+import { buildApi, buildWeb } from './lib/build.mjs';
 import { ensureChromium, ensureDependencies, ensureNginx } from './lib/deps.mjs';
-import { fromRoot, ROOT, TMP_DIR } from './lib/paths.mjs';
+import { fromRoot, ROOT } from './lib/paths.mjs';
 import { freshPostgresDatabase } from './lib/postgres.mjs';
 import { NPM, run } from './lib/proc.mjs';
+import { fileTimesPath, printSlowest, RESULTS_DIR } from './lib/slowest.mjs';
 
 const color = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code, s) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
@@ -21,11 +22,12 @@ const green = (s) => paint('32', s);
 const red = (s) => paint('31', s);
 const yellow = (s) => paint('33', s);
 
-const RESULTS_DIR = path.join(TMP_DIR, 'test-results');
 // Vitest runs cores-1 workers by default: one on a 2-core machine, leaving a core idle while the
 // main process waits. Test files are isolated (own process, own database), so use every core.
 const WORKERS = process.env.TEST_WORKERS ?? String(os.availableParallelism());
 const VITEST = fromRoot('node_modules', '.bin', 'vitest');
+/** The console output, a JSON report (test counts) and each file's time (the slowest list). */
+const REPORTERS = ['--reporter=default', '--reporter=json', `--reporter=${fromRoot('scripts', 'lib', 'file-times-reporter.mjs')}`];
 
 /** Env for test runs: never let a developer's DATABASE_URL reach the code under test. */
 function testEnv(extra = {}) {
@@ -39,9 +41,9 @@ function testEnv(extra = {}) {
 async function vitest(step, args, env) {
   const report = path.join(RESULTS_DIR, `${step.id}.json`);
   rmSync(report, { force: true });
-  const code = await run(VITEST, ['run', ...args, `--maxWorkers=${WORKERS}`, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+  const code = await run(VITEST, ['run', ...args, `--maxWorkers=${WORKERS}`, ...REPORTERS, `--outputFile.json=${report}`], {
     cwd: ROOT,
-    env,
+    env: { ...env, BO_FILE_TIMES: fileTimesPath(step.id) },
   });
   step.tests = readCounts(report);
   return code === 0 ? { status: 'pass' } : { status: 'fail' };
@@ -65,14 +67,16 @@ const steps = [
     id: 'setup',
     title: 'Install what is missing (npm dependencies, Chromium, nginx)',
     async run() {
-      if (!(await ensureDependencies())) return { status: 'fail', why: 'npm install failed' };
-      for (const ensure of [ensureChromium, ensureNginx]) {
-        const res = await ensure();
+      // npm and apt download and unpack at the same time: neither waits on the other. The two apt
+      // installs go one after the other (they share dpkg's lock).
+      const aptPackages = async () => [await ensureChromium(), await ensureNginx()];
+      const [installed, packages] = await Promise.all([ensureDependencies(), aptPackages()]);
+      for (const res of packages) {
         console.log(res.message);
         // The steps that need them fail with their own clear message; keep going until then.
         if (!res.ok) notes.push(res.message);
       }
-      return { status: 'pass' };
+      return installed ? { status: 'pass' } : { status: 'fail', why: 'npm ci failed (see above)' };
     },
   },
   { id: 'typecheck', title: 'Typecheck (tsc per workspace)', run: npmScript('typecheck') },
@@ -103,13 +107,11 @@ const steps = [
   },
   {
     id: 'build',
-    title: 'Build (API bundle, web app for e2e with test routes, production web app)',
+    title: 'Build (API bundle and the web app, served by npm start and by the e2e suite alike)',
     async run() {
-      // The e2e bundle (VITE_TEST_ROUTES=1) goes to e2e/dist/web; apps/web/dist stays a
-      // production build without the test-only routes, so `npm start` after `npm test` is clean.
+      // One web build: the e2e suite tests the very files production serves (docs/decisions/008).
       if (!(await buildApi())) return { status: 'fail', why: 'API build failed' };
-      if (!(await buildWebE2E())) return { status: 'fail', why: 'web e2e build failed' };
-      if (!(await buildWeb())) return { status: 'fail', why: 'web production build failed' };
+      if (!(await buildWeb())) return { status: 'fail', why: 'web build failed' };
       return { status: 'pass' };
     },
   },
@@ -119,9 +121,9 @@ const steps = [
     async run(step) {
       const report = path.join(RESULTS_DIR, 'e2e.json');
       rmSync(report, { force: true });
-      const code = await run(process.execPath, [fromRoot('e2e', 'run.mjs'), '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+      const code = await run(process.execPath, [fromRoot('e2e', 'run.mjs'), ...REPORTERS, `--outputFile.json=${report}`], {
         cwd: ROOT,
-        env: testEnv(),
+        env: testEnv({ BO_FILE_TIMES: fileTimesPath(step.id) }),
       });
       step.tests = readCounts(report);
       return code === 0 ? { status: 'pass' } : { status: 'fail' };
@@ -213,6 +215,8 @@ async function main() {
     console.log(bold(`━━ ${step.id} ${verdict} in ${step.seconds.toFixed(1)} s`));
     if (outcome.status === 'fail') failedStep = step;
   }
+  console.log('');
+  printSlowest(10, steps.filter((s) => s.tests).map((s) => s.id));
   const failures = printSummary((Date.now() - started) / 1000);
   if (failedStep) console.error(red(`npm test failed at step '${failedStep.id}'.`));
   return failures > 0 ? 1 : 0;

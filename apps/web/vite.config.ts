@@ -2,8 +2,6 @@
  * Vite build of the web app (output apps/web/dist, served by the API with an SPA fallback).
  *
  * Environment (build time):
- * - VITE_TEST_ROUTES=1 adds test-only routes (/{lang}/__test__/crash, which throws to show the
- *   crash screen). Only the e2e build sets it; a production build never contains that code.
  * - VITE_REST_URL: the API's base URL when it is not the origin serving the app (default '').
  * - VITE_ANALYTICS_URL: optional page-view beacon URL (always off on localhost).
  * - VITE_COMPANY_DOMAINS: company mail domains, the first one primary (default: core's list).
@@ -158,8 +156,6 @@ function bootPreload(): Plugin {
   };
 }
 
-const testRoutes = process.env.VITE_TEST_ROUTES === '1' ? '1' : '';
-
 /**
  * react-router's export map names only its development build (remix-run/react-router#12437,
  * #14102: dev warnings on, extra checks); a production build uses the production files it ships.
@@ -173,10 +169,6 @@ const productionAliases = [
 export default defineConfig(({ command }) => ({
   plugins: [react(), antdStaticStyles(), bootPreload(), precompress()],
   resolve: { alias: command === 'build' ? productionAliases : [] },
-  define: {
-    // A literal, so a production build drops the test routes and their chunk entirely.
-    'import.meta.env.VITE_TEST_ROUTES': JSON.stringify(testRoutes),
-  },
   server: {
     port: 5173,
     proxy: {

@@ -9,9 +9,16 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { inject } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './server.ts';
 
-/** Base URL of the server started by the global setup (http://127.0.0.1:<port>). */
+/**
+ * Base URL (http://127.0.0.1:<port>) of this worker's server, started by the global setup. Vitest
+ * numbers its workers 1..n in VITEST_POOL_ID; a file keeps its worker from start to end.
+ */
 export function getBaseURL(): string {
-  return inject('baseURL');
+  const urls = inject('baseURLs');
+  const worker = Number(process.env.VITEST_POOL_ID ?? '1');
+  const url = urls[(Math.max(1, worker) - 1) % urls.length];
+  if (!url) throw new Error('e2e: no server was started (run the suite with node e2e/run.mjs)');
+  return url;
 }
 
 export async function launchBrowser(): Promise<Browser> {
@@ -29,6 +36,12 @@ export interface NewPageOptions {
   colorScheme?: 'light' | 'dark';
   /** The browser's time zone (an IANA name); the machine's by default. */
   timezoneId?: string;
+  /**
+   * The system's motion preference; 'reduce' by default: the app then turns off antd's and the
+   * charts' animations, so a test never acts on a menu or popup that is still moving (the cause
+   * of flaky clicks under load) and Chromium spends no time animating.
+   */
+  reducedMotion?: 'reduce' | 'no-preference';
 }
 
 /** A fresh context (empty storage) with the base URL set, and a page in it. */
@@ -38,6 +51,7 @@ export async function newPage(browser: Browser, opts: NewPageOptions = {}): Prom
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     locale: opts.locale ?? 'en-US',
     colorScheme: opts.colorScheme ?? 'light',
+    reducedMotion: opts.reducedMotion ?? 'reduce',
     ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
   });
   const page = await context.newPage();

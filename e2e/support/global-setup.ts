@@ -1,19 +1,24 @@
 /**
- * E2E global setup: one built server for the whole run, on a free port with a fresh embedded
- * database (demo data seeded), serving the e2e web build. Tests read its URL with getBaseURL().
+ * E2E global setup: one built server per worker, each on a free port with its own copy of one
+ * seeded embedded database, all serving the web build (apps/web/dist). Test files that run at
+ * the same time never share a database; the files of one worker run one after the other on its
+ * server, as the whole suite once did on a single one. Tests read their server's URL with
+ * getBaseURL().
  */
 import type { TestProject } from 'vitest/node';
-import { startServer, WEB_DIST_E2E } from './server.ts';
+import { e2eWorkers } from './workers.ts';
+import { startServers, WEB_DIST } from './server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseURL: string;
+    /** One base URL per worker (index: the worker's VITEST_POOL_ID - 1). */
+    baseURLs: string[];
   }
 }
 
 export default async function setup(project: TestProject) {
-  const server = await startServer({
-    webDist: process.env.E2E_WEB_DIST ?? WEB_DIST_E2E,
+  const servers = await startServers(e2eWorkers(), {
+    webDist: process.env.E2E_WEB_DIST ?? WEB_DIST,
     // e2e/run.mjs passes a folder it removes after Vitest exits, also when a Ctrl-C skips teardown.
     dataParent: process.env.E2E_TMP_ROOT,
     env: {
@@ -24,9 +29,12 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
     },
   });
-  console.log(`e2e: server ${server.baseURL} (pid ${server.pid}, data ${server.dataDir}, log ${server.logFile})`);
-  project.provide('baseURL', server.baseURL);
+  for (const server of servers) console.log(`e2e: server ${server.baseURL} (pid ${server.pid}, data ${server.dataDir}, log ${server.logFile})`);
+  project.provide(
+    'baseURLs',
+    servers.map((s) => s.baseURL),
+  );
   return async () => {
-    await server.stop();
+    await Promise.all(servers.map((s) => s.stop()));
   };
 }

@@ -1,6 +1,8 @@
 /**
  * Starts the built server (`node apps/api/dist/server.js`) on a free loopback port with a fresh
  * PGlite data folder, and stops it again. Used by the e2e global setup and by the web bench.
+ * `startServers` starts several, each on its own copy of one seeded data folder: one per e2e
+ * worker, so that test files running at the same time never share a database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,8 +14,6 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const API_SERVER = path.join(REPO_ROOT, 'apps', 'api', 'dist', 'server.js');
 export const WEB_DIST = path.join(REPO_ROOT, 'apps', 'web', 'dist');
-/** The e2e web build (VITE_TEST_ROUTES=1); see scripts/lib/paths.mjs. */
-export const WEB_DIST_E2E = path.join(REPO_ROOT, 'e2e', 'dist', 'web');
 
 /** Debian's Chromium and the flags e2e and bench launch it with (headless, no sandbox as root). */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -25,8 +25,8 @@ export interface RunningServer {
   dataDir: string;
   logFile: string;
   pid: number;
-  /** Stops the server (SIGTERM, then SIGKILL after 10 s) and removes the data folder. */
-  stop(): Promise<void>;
+  /** Stops the server (SIGTERM, then SIGKILL after 10 s) and removes the data folder, unless kept. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
 export interface StartOptions {
@@ -39,6 +39,8 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Folder to create the temporary data folder in (the OS temp folder by default). */
   dataParent?: string;
+  /** A seeded data folder (of a stopped server) to start from, copied; a fresh one by default. */
+  dataTemplate?: string;
 }
 
 /** A port that was free a moment ago (the OS picks it). */
@@ -97,6 +99,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   if (!fs.existsSync(path.join(opts.webDist, 'index.html'))) throw new Error(`${opts.webDist}/index.html is missing: build the web app first.`);
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(opts.dataParent ?? os.tmpdir(), 'bo-e2e-'));
+  if (opts.dataTemplate) fs.cpSync(opts.dataTemplate, dataDir, { recursive: true });
   const logDir = path.join(REPO_ROOT, '.tmp');
   fs.mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, `${opts.logName ?? 'e2e'}-server.log`);
@@ -139,10 +142,37 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     dataDir,
     logFile,
     pid: child.pid ?? 0,
-    async stop() {
+    async stop({ keepData = false } = {}) {
       await stopChild(child);
       process.removeListener('exit', killOnExit);
-      cleanup();
+      if (!keepData) cleanup();
     },
   };
+}
+
+/**
+ * Starts `count` servers, each on its own copy of one data folder: the first server migrates and
+ * seeds it (the slow part, about 10 s), is stopped, and the copies start from it (about 2 s each,
+ * all at once). With `count` 1 this is `startServer`.
+ */
+export async function startServers(count: number, opts: StartOptions): Promise<RunningServer[]> {
+  if (count <= 1) return [await startServer(opts)];
+  const seeding = await startServer({ ...opts, logName: `${opts.logName ?? 'e2e'}-seed`, dataTemplate: undefined });
+  // Stopped before copying: a PGlite folder is consistent once its server has closed it.
+  await seeding.stop({ keepData: true });
+  const template = seeding.dataDir;
+  try {
+    const started = await Promise.allSettled(
+      Array.from({ length: count }, (_, i) => startServer({ ...opts, logName: `${opts.logName ?? 'e2e'}-${i + 1}`, dataTemplate: template })),
+    );
+    const failed = started.find((r) => r.status === 'rejected');
+    const servers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    if (failed) {
+      await Promise.all(servers.map((s) => s.stop()));
+      throw failed.reason;
+    }
+    return servers;
+  } finally {
+    fs.rmSync(template, { recursive: true, force: true });
+  }
 }

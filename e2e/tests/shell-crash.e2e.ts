@@ -1,7 +1,8 @@
-/** The crash screen (spec sections 2 and 8) on a test-only route that throws (VITE_TEST_ROUTES=1 builds). */
+/** The crash screen (spec sections 2 and 8) on a screen whose code throws (e2e/support/crash.ts). */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBaseURL, launchBrowser } from '../support/browser.ts';
+import { breakScreen, CRASH_MESSAGE, CRASH_PATH } from '../support/crash.ts';
 import { DEMO, menuLink, openSidebar, signIn, toast, withPage } from '../support/shell.ts';
 
 let browser: Browser;
@@ -16,14 +17,16 @@ describe('crash screen', () => {
   it('replaces only the broken screen: the shell stays, with the report steps, URL and stack', async () => {
     await withPage(browser, {}, async (page, context) => {
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: getBaseURL() });
+      const broken = await breakScreen(page);
       await signIn(page, DEMO.finance, { via: 'api' });
-      await page.goto('/en/__test__/crash');
+      await page.goto(`/en${CRASH_PATH}`);
       const crash = page.getByTestId('crash-screen');
       await crash.getByRole('heading', { name: 'Something went wrong on this screen' }).waitFor();
+      expect(broken.served()).toBe(true);
       await crash.getByText('How to report it').waitFor();
       const report = await crash.getByTestId('crash-report').inputValue();
-      expect(report).toContain(`URL: ${getBaseURL()}/en/__test__/crash`);
-      expect(report).toContain('Test crash: this screen throws on purpose');
+      expect(report).toContain(`URL: ${getBaseURL()}/en${CRASH_PATH}`);
+      expect(report).toContain(CRASH_MESSAGE);
       expect(report).toMatch(/Stack:\n.*Error/);
       // The shell is still there and works.
       await page.getByTestId('top-bar').waitFor();
@@ -42,8 +45,9 @@ describe('crash screen', () => {
 
   it('is translated', async () => {
     await withPage(browser, {}, async (page) => {
+      await breakScreen(page);
       await signIn(page, DEMO.finance, { via: 'api', lang: 'es' });
-      await page.goto('/es/__test__/crash');
+      await page.goto(`/es${CRASH_PATH}`);
       await page.getByRole('heading', { name: 'Algo ha fallado en esta pantalla' }).waitFor();
       await page.getByRole('link', { name: 'Volver al panel' }).waitFor();
     });

@@ -2,7 +2,7 @@
 // A plain mtime comparison: cheap, and right for a fresh clone (no dist) and after an edit.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { API_SERVER, fromRoot, ROOT, WEB_DIST, WEB_DIST_E2E } from './paths.mjs';
+import { API_SERVER, fromRoot, ROOT, WEB_DIST } from './paths.mjs';
 import { NPM, run } from './proc.mjs';
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.data', 'coverage']);
@@ -82,27 +82,7 @@ export function buildApi(opts = {}) {
   return buildIfStale('API build', API_SERVER, API_INPUTS, () => run(NPM, ['run', 'build', '-w', 'apps/api'], { cwd: ROOT, stdio }), opts);
 }
 
-/** apps/web/dist: the production web build (no test routes). */
+/** apps/web/dist: the web build that `npm start`, production and the e2e suite serve. */
 export function buildWeb(opts = {}) {
-  const env = { ...process.env };
-  delete env.VITE_TEST_ROUTES;
-  return buildIfStale(
-    'Web build',
-    path.join(WEB_DIST, 'index.html'),
-    WEB_INPUTS,
-    () => run(NPM, ['run', 'build', '-w', 'apps/web'], { cwd: ROOT, env }),
-    opts,
-  );
-}
-
-/** e2e/dist/web: the web build with VITE_TEST_ROUTES=1 that the e2e suite runs against. */
-export function buildWebE2E(opts = {}) {
-  const env = { ...process.env, VITE_TEST_ROUTES: '1' };
-  return buildIfStale(
-    'Web e2e build',
-    path.join(WEB_DIST_E2E, 'index.html'),
-    WEB_INPUTS,
-    () => run(NPM, ['run', 'build', '-w', 'apps/web', '--', '--outDir', WEB_DIST_E2E, '--emptyOutDir'], { cwd: ROOT, env }),
-    opts,
-  );
+  return buildIfStale('Web build', path.join(WEB_DIST, 'index.html'), WEB_INPUTS, () => run(NPM, ['run', 'build', '-w', 'apps/web'], { cwd: ROOT }), opts);
 }

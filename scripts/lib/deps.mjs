@@ -16,35 +16,43 @@ export function dependencyInstallReason() {
   return null;
 }
 
-/** Installs npm dependencies when missing or stale. Returns true on success. */
+const NPM_FLAGS = ['--no-audit', '--no-fund'];
+
+/** The `npm error` lines of an npm run, shortened: what a person needs to see to fix it. */
+function npmErrors(output, max = 8) {
+  const lines = output.split('\n').filter((l) => l.startsWith('npm error') && l.trim() !== 'npm error');
+  return lines.length > max ? [...lines.slice(0, max), `npm error … (${lines.length - max} more lines)`].join('\n') : lines.join('\n');
+}
+
+/**
+ * Installs exactly the lockfile (`npm ci`) when node_modules is missing or older than it; when
+ * node_modules is current, still checks that the lockfile matches every package.json
+ * (`npm ci --dry-run`, about a second). A lockfile out of sync fails here, loudly, with npm's own
+ * list of what is missing: there is no fallback to `npm install`, which would quietly resolve
+ * other versions than the ones CI and every other clone get. Returns true on success.
+ */
 export async function ensureDependencies({ quiet = false } = {}) {
-  const reason = dependencyInstallReason();
-  if (!reason) {
-    if (!quiet) console.log('Dependencies: up to date.');
-    return true;
-  }
-  const hasLock = existsSync(fromRoot('package-lock.json'));
-  const flags = ['--no-audit', '--no-fund'];
-  if (hasLock) {
-    console.log(`Dependencies: ${reason}; running npm ci…`);
-    const ci = await capture(NPM, ['ci', ...flags], { cwd: ROOT });
-    const output = `${ci.stdout}\n${ci.stderr}`;
-    if (ci.code === 0) {
-      console.log(output.split('\n').filter((l) => /^(added|removed|changed|up to date)/.test(l.trim())).join('\n') || 'npm ci: done');
-      return true;
-    }
-    // npm ci refuses a lockfile that lacks other platforms' optional packages (rollup's and
-    // esbuild's native builds); npm install resolves the same versions without that check.
-    const why = output.split('\n').filter((l) => l.startsWith('npm error')).slice(0, 4).join('\n');
-    console.log(`${why}\nDependencies: npm ci failed (exit ${ci.code}); trying npm install with the same lockfile…`);
-  } else {
-    console.log(`Dependencies: ${reason}; running npm install…`);
-  }
-  const code = await run(NPM, ['install', ...flags], { cwd: ROOT });
-  if (code !== 0) {
-    console.error(`npm install failed (exit ${code}).`);
+  if (!existsSync(fromRoot('package-lock.json'))) {
+    console.error('Dependencies: package-lock.json is missing; run npm install and commit it.');
     return false;
   }
+  const reason = dependencyInstallReason();
+  const args = reason ? ['ci', ...NPM_FLAGS] : ['ci', '--dry-run', '--ignore-scripts', ...NPM_FLAGS];
+  if (reason) console.log(`Dependencies: ${reason}; running npm ci…`);
+  const ci = await capture(NPM, args, { cwd: ROOT });
+  const output = `${ci.stdout}\n${ci.stderr}`;
+  if (ci.code !== 0) {
+    const outOfSync = /in sync|Missing: |Invalid: /.test(output);
+    console.error(npmErrors(output));
+    console.error(
+      outOfSync
+        ? 'Dependencies: package-lock.json does not match the package.json files. Run `npm install` (or `npm install --package-lock-only`) and commit package-lock.json.'
+        : `Dependencies: npm ${args.join(' ')} failed (exit ${ci.code}).`,
+    );
+    return false;
+  }
+  if (reason) console.log(output.split('\n').filter((l) => /^(added|removed|changed|up to date)/.test(l.trim())).join('\n') || 'npm ci: done');
+  else if (!quiet) console.log('Dependencies: up to date, and package-lock.json matches every package.json.');
   return true;
 }
 

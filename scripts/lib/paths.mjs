@@ -11,13 +11,7 @@ export const CORE_DIR = fromRoot('packages', 'core');
 
 /** The bundled server that `npm start`, the e2e suite and the web bench run. */
 export const API_SERVER = fromRoot('apps', 'api', 'dist', 'server.js');
-/** Production web build, served by default (the server's WEB_DIST default). */
+/** The web build, served by default (the server's WEB_DIST default); the e2e suite runs against it too. */
 export const WEB_DIST = fromRoot('apps', 'web', 'dist');
-/**
- * The e2e web build (VITE_TEST_ROUTES=1, adds a test-only crash route). It lives outside
- * apps/web/dist so a production build never contains the test route; being a `dist` folder,
- * git, ESLint and Prettier already ignore it.
- */
-export const WEB_DIST_E2E = fromRoot('e2e', 'dist', 'web');
 /** Scratch space for logs and reports of the scripts (gitignored). */
 export const TMP_DIR = fromRoot('.tmp');

@@ -4,8 +4,6 @@
 interface ImportMetaEnv {
   /** REST base of the API; empty (default) means the same origin that serves the app. */
   readonly VITE_REST_URL?: string;
-  /** '1' adds the test-only routes (the crash route); the e2e build sets it, production never. */
-  readonly VITE_TEST_ROUTES?: string;
   /** Analytics beacon URL; unset disables analytics (always off on localhost). */
   readonly VITE_ANALYTICS_URL?: string;
   /** Comma-separated company domains, the first one primary (default: core's list). */

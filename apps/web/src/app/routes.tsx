@@ -16,21 +16,11 @@ import { RootErrorBoundary } from './route-error.tsx';
 import { screenLoader } from './screens.ts';
 
 
-/** Test-only routes (VITE_TEST_ROUTES=1 builds only). Path: /{lang}/__test__/crash. */
-export const TEST_CRASH_PATH = '/__test__/crash';
-export const TEST_ROUTES_ENABLED = import.meta.env.VITE_TEST_ROUTES === '1';
-
 function screenRoute(route: AppRoute): RouteObject {
   const handle: RouteHandle = { menuId: route.menuId, screen: route.screen };
   const lazy = lazyScreen(screenLoader(route.screen));
   if (route.pattern === '/') return { index: true, handle, lazy };
   return { path: route.pattern.slice(1), handle, lazy };
-}
-
-function testRoutes(): RouteObject[] {
-  if (!TEST_ROUTES_ENABLED) return [];
-  const handle: RouteHandle = { menuId: null, screen: 'test_crash', testOnly: true };
-  return [{ path: TEST_CRASH_PATH.slice(1), handle, lazy: lazyScreen(() => import('./test-routes/crash-route.tsx')) }];
 }
 
 export const routes: RouteObject[] = [
@@ -64,7 +54,6 @@ export const routes: RouteObject[] = [
                 },
                 children: [
                   ...APP_ROUTES.map(screenRoute),
-                  ...testRoutes(),
                   {
                     path: '*',
                     handle: { menuId: null, screen: 'not_found' } satisfies RouteHandle,

@@ -3,8 +3,6 @@ export interface RouteHandle {
   /** Menu route id (core/routes.ts); its title `menu.<id>` names the screen. */
   menuId: string | null;
   screen: string;
-  /** Test-only routes skip the menu permission check. */
-  testOnly?: boolean;
 }
 
 export function isRouteHandle(value: unknown): value is RouteHandle {
