@@ -49,14 +49,22 @@ describe('locale in the URL', () => {
 
   it('replaces an unknown locale by the active one and ignores an invalid cookie', async () => {
     await withPage(browser, {}, async (page, context) => {
+      // Each page is waited for until it shows its heading, not just its URL: the URL is made
+      // canonical before the app renders, and the locale segment's layout saves the locale
+      // cookie when it renders. A cookie set in between was overwritten by that save (the run
+      // that ended on /es/login after the cookie 'xx').
       await page.goto('/fr/login');
       await page.waitForURL(/\/en\/login$/);
+      await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
       await setLocaleCookie(context, 'es');
       await page.goto('/de/login');
       await page.waitForURL(/\/es\/login$/);
+      await page.getByRole('heading', { name: 'Inicia sesión en tu cuenta' }).waitFor();
       await setLocaleCookie(context, 'xx');
       await page.goto('/');
       await page.waitForURL(/\/en\/login$/);
+      await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+      expect(await cookieValue(context, 'locale')).toBe('en');
     });
   });
 
@@ -64,6 +72,7 @@ describe('locale in the URL', () => {
     await withPage(browser, {}, async (page) => {
       await page.goto('/ES/login');
       await page.waitForURL(/\/es\/login$/);
+      await page.getByRole('heading', { name: 'Inicia sesión en tu cuenta' }).waitFor();
       await page.goto('/login');
       // The active locale is now es (saved when /es/login was shown).
       await page.waitForURL(/\/es\/login$/);

@@ -1,7 +1,8 @@
 /**
  * App-wide providers: server state (TanStack Query), translations (i18next over the core
  * catalogues), antd with the session's theme and language (es_ES / en_US, dayjs weeks starting
- * Monday) and the themed message holder behind the top-centre toasts. antd's <App> (which also
+ * Monday, no animations when the system asks for reduced motion) and the themed message holder
+ * behind the top-centre toasts. antd's <App> (which also
  * brings modal and notification code) wraps the signed-in shell only, keeping sign-in light.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -11,6 +12,7 @@ import esES from 'antd/es/locale/es_ES';
 import { useEffect, useLayoutEffect, useMemo, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { setDayjsLocale } from '../components/dayjs-locale.ts';
+import { REDUCED_MOTION_QUERY, useMediaQuery } from '../components/use-media-query.ts';
 import { i18n } from '../lib/i18n.ts';
 import { createQueryClient } from '../lib/query.ts';
 import { followOtherTabs, useSession } from '../lib/session-store.ts';
@@ -59,7 +61,8 @@ export function AppProviders({ children }: { children: ReactNode }) {
   useEffect(() => followOtherTabs(), []);
   const mode = useSession((s) => s.theme);
   const locale = useSession((s) => s.locale);
-  const theme = useMemo(() => themeConfig(mode), [mode]);
+  const reducedMotion = useMediaQuery(REDUCED_MOTION_QUERY);
+  const theme = useMemo(() => themeConfig(mode, { reducedMotion }), [mode, reducedMotion]);
   return (
     <QueryClientProvider client={queryClient}>
       <I18nextProvider i18n={i18n}>

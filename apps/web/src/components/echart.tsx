@@ -23,6 +23,7 @@ import * as echarts from 'echarts/core';
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef, type CSSProperties } from 'react';
 import { useSession } from '../lib/session-store.ts';
+import { REDUCED_MOTION_QUERY, useMediaQuery } from './use-media-query.ts';
 
 echarts.use([
   BarChart,
@@ -64,6 +65,7 @@ export function EChart({ option, height = 320, className, style, ariaLabel, test
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<EChartInstance | null>(null);
   const theme = useSession((s) => s.theme);
+  const reducedMotion = useMediaQuery(REDUCED_MOTION_QUERY);
   const events = useRef(onEvents);
   const ready = useRef(onReady);
   useEffect(() => {
@@ -89,9 +91,9 @@ export function EChart({ option, height = 320, className, style, ariaLabel, test
   useEffect(() => {
     const instance = chart.current;
     if (!instance) return;
-    instance.setOption({ backgroundColor: 'transparent', ...option }, { notMerge: true });
+    instance.setOption({ backgroundColor: 'transparent', ...option, ...(reducedMotion ? { animation: false } : {}) }, { notMerge: true });
     ready.current?.(instance);
-  }, [option, theme, renderer]);
+  }, [option, theme, renderer, reducedMotion]);
 
   useEffect(() => {
     const instance = chart.current;

@@ -10,11 +10,17 @@ export const BRAND_COLOR = '#3451d1';
 const FONT =
   "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif, 'Apple Color Emoji', 'Segoe UI Emoji'";
 
-export function themeConfig(mode: Theme): ThemeConfig {
+export interface ThemeOptions {
+  /** The system asks for reduced motion: antd's animations (menus, popups, modals) are off. */
+  reducedMotion?: boolean;
+}
+
+export function themeConfig(mode: Theme, { reducedMotion = false }: ThemeOptions = {}): ThemeConfig {
   const dark = mode === 'dark';
   return {
     algorithm: dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
     token: {
+      motion: !reducedMotion,
       colorPrimary: dark ? '#5b7cfa' : BRAND_COLOR,
       colorInfo: dark ? '#5b7cfa' : BRAND_COLOR,
       // Links are text: the dark primary is under 4.5:1 on dark surfaces, so links get a lighter blue.
