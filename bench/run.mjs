@@ -20,7 +20,6 @@ import { run } from '../scripts/lib/proc.mjs';
 const CONNECTIONS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = 3;
-const ADMIN = { email: 'admin@adtech.example', password: process.env.DEMO_PASSWORD ?? 'Demo1234!' };
 const RESULTS = fromRoot('bench', 'results', 'latest.json');
 const args = new Set(process.argv.slice(2));
 
@@ -133,14 +132,15 @@ async function benchRoute(name, url, headers, pid) {
   };
 }
 
-async function signIn(baseURL) {
+/** Signs in as the demo admin the bench server announced (its mail and seeded password). */
+async function signIn(baseURL, admin) {
   const res = await fetch(`${baseURL}/v1/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
+    body: JSON.stringify(admin),
   });
   const body = await res.json().catch(() => null);
-  if (!res.ok || body?.status !== 'success') throw new Error(`sign-in as ${ADMIN.email} failed: HTTP ${res.status} ${JSON.stringify(body)}`);
+  if (!res.ok || body?.status !== 'success') throw new Error(`sign-in as ${admin.email} failed: HTTP ${res.status} ${JSON.stringify(body)}`);
   return body.data.token;
 }
 
@@ -150,7 +150,7 @@ async function apiBench(label, env) {
   const server = await startApiServer(env, logFile);
   try {
     const appURL = `http://127.0.0.1:${server.ports.app}`;
-    const token = await signIn(appURL);
+    const token = await signIn(appURL, server.ports.admin);
     const auth = { authorization: `Bearer ${token}` };
     const menu = await fetch(`${appURL}/v1/admin/menu`, { headers: auth });
     if (!menu.ok) throw new Error(`GET /v1/admin/menu answered ${menu.status}`);

@@ -11,9 +11,11 @@
 import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { demoPasswordOf } from '../apps/api/src/config.ts';
+import { DEMO_MAILS } from '../apps/api/src/db/demo-data.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startServer, WEB_DIST } from '../e2e/support/server.ts';
 
-const ADMIN = { mail: 'admin@adtech.example', password: process.env.DEMO_PASSWORD ?? 'Demo1234!' };
+const ADMIN = { mail: DEMO_MAILS.admin, password: demoPasswordOf(process.env) };
 const LOADS = 5;
 const VIEWPORT = { width: 1440, height: 900 };
 

@@ -32,7 +32,9 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { demoPasswordOf } from '../../apps/api/src/config.ts';
 import { migrateDatabase, openDatabase, type Database } from '../../apps/api/src/db/client.ts';
+import { DEMO_MAILS } from '../../apps/api/src/db/demo-data.ts';
 import { FACT_COLUMNS, generateHours, Scenario } from '../../apps/api/src/reports-data/generator.ts';
 import { datasetState, loadDataset } from '../../apps/api/src/reports-data/index.ts';
 import { query } from '../../apps/api/src/reports-data/sql.ts';
@@ -368,8 +370,8 @@ async function signIn(base: string): Promise<string> {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      email: 'admin@adtech.example',
-      password: process.env.DEMO_PASSWORD ?? 'Demo1234!',
+      email: DEMO_MAILS.admin,
+      password: demoPasswordOf(process.env),
     }),
   });
   const b = (await res.json()) as { data: { token: string } };

@@ -3,44 +3,26 @@
  * API for tests about something else), sign out, and read what the shell shows.
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { demoPasswordOf } from '../../apps/api/src/config.ts';
 import { DEMO_MAILS } from '../../apps/api/src/db/demo-data.ts';
+import { SESSION_STORAGE_KEY, SESSION_VERSION } from '../../apps/web/src/lib/session-keys.ts';
+import type { SessionData, SessionUser } from '../../apps/web/src/lib/session-store.ts';
 import { getBaseURL, newPage, type NewPageOptions } from './browser.ts';
 
-export const DEMO_PASSWORD = 'Demo1234!';
+/** The demo accounts' password: the one the e2e servers seed (they get this process's env). */
+export const DEMO_PASSWORD = demoPasswordOf(process.env);
 
 /** Demo users' mails by key (the API seed's list, default company domain). */
 export const DEMO = DEMO_MAILS;
 
 export type Lang = 'en' | 'es';
 
-/** The session object of the API (data of POST /v1/login). */
-export interface ApiSession {
-  id: number;
-  mail: string;
-  name: string;
-  token: string;
-  roles: { id: number; name: string }[];
-  acl: Record<string, string[]>;
-  exp: number;
-  picture: string | null;
-  simulated_by: { id: number; mail: string; name: string } | null;
-}
+/** The session object of the API (data of POST /v1/login), as the web app types it. */
+export type ApiSession = SessionUser;
 
-/** The web app's persisted state (apps/web/src/lib/session-store.ts). */
-export const SESSION_STORAGE_KEY = 'backoffice-session';
-export const SESSION_VERSION = 1;
-
-export interface StoredSession {
-  user: ApiSession | null;
-  menus: unknown[] | null;
-  locale: Lang;
-  theme: 'light' | 'dark';
-  version: number;
-  updated: number | null;
-  remember: boolean;
-  original: unknown;
-  simulation: { kind: 'role' | 'user'; id: number; label: string } | null;
-}
+/** The web app's persisted state (apps/web/src/lib/session-store.ts), and where it is kept. */
+export type StoredSession = SessionData;
+export { SESSION_STORAGE_KEY, SESSION_VERSION };
 
 /** Signs in through the API (no browser): the session a test can seed into a page. */
 export async function apiLogin(mail: string, password = DEMO_PASSWORD, remember = true): Promise<ApiSession> {

@@ -3,6 +3,14 @@ import { parseDomains } from '@backoffice/core/mail';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The demo accounts' password when DEMO_PASSWORD is unset (never accepted in production). */
+export const DEFAULT_DEMO_PASSWORD = 'Demo1234!';
+
+/** The password the demo accounts are seeded with for this environment. */
+export function demoPasswordOf(env: Readonly<Record<string, string | undefined>>): string {
+  return env.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD;
+}
+
 export type FirewallAdapterKind = 'none' | 'nginx';
 export type MailTransportKind = 'file' | 'smtp';
 
@@ -114,7 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtl: int(env.TOKEN_TTL, 8 * 3600),
     tokenTtlRemember: int(env.TOKEN_TTL_REMEMBER, 30 * 24 * 3600),
     companyDomains: parseDomains(env.COMPANY_DOMAINS),
-    demoPassword: env.DEMO_PASSWORD ?? 'Demo1234!',
+    demoPassword: demoPasswordOf(env),
     seedDemo: nodeEnv !== 'production' && bool(env.SEED_DEMO, true),
     corsOrigins: env.CORS_ORIGINS !== undefined ? list(env.CORS_ORIGINS) : [`http://localhost:${port}`, 'http://localhost:5173'],
     trustProxy: trustProxy(env.TRUST_PROXY),

@@ -12,7 +12,8 @@ import type { Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { baseTestConfig, dropDatabase, testDatabaseUrl, withDatabase } from './db-template.ts';
 
-export const DEMO_PASSWORD = 'Demo1234!';
+/** The demo accounts' password in the test databases (the seed's: config.ts). */
+export const DEMO_PASSWORD = baseTestConfig().demoPassword;
 
 export interface TestDb {
   config: Pick<Config, 'databaseUrl' | 'dataDir'>;

@@ -11,7 +11,7 @@ import { ProductionGuardError, accountsWithDemoPassword, assertProductionReady }
 import { hashPassword } from '../src/lib/password.ts';
 import { rows } from './auth-support.ts';
 import { baseTestConfig, dropDatabase, testDatabaseUrl, withDatabase } from './db-template.ts';
-import { freshDatabase, type TestDb } from './helpers.ts';
+import { DEMO_PASSWORD, freshDatabase, type TestDb } from './helpers.ts';
 
 /** An empty database (no migrations, no seed): a brand-new production install. */
 async function emptyDatabase(): Promise<{ config: Pick<Config, 'databaseUrl' | 'dataDir'>; destroy(): Promise<void> }> {
@@ -40,7 +40,7 @@ describe('production', { timeout: 120_000 }, () => {
   it('refuses to start while an account still has the demo password, naming them', async () => {
     const database = await seeded.open();
     try {
-      expect(await accountsWithDemoPassword(database, 'Demo1234!')).toHaveLength(8);
+      expect(await accountsWithDemoPassword(database, DEMO_PASSWORD)).toHaveLength(8);
       await expect(assertProductionReady(database, production(seeded.config))).rejects.toThrow(ProductionGuardError);
       // Not in development.
       await expect(assertProductionReady(database, baseTestConfig(seeded.config))).resolves.toBeUndefined();
@@ -90,7 +90,7 @@ describe('production', { timeout: 120_000 }, () => {
         expect(counts).toEqual({ users: 0, staff: 0, menu: expect.any(Number), marker: 0 });
         expect(counts!.menu).toBeGreaterThan(50);
         expect((await rows<{ name: string }>(db, sql`select name from roles`)).map((r) => r.name)).toEqual(['ADMIN']);
-        const res = await app.inject({ method: 'POST', url: '/v1/login', payload: { email: 'admin', password: 'Demo1234!' } });
+        const res = await app.inject({ method: 'POST', url: '/v1/login', payload: { email: 'admin', password: DEMO_PASSWORD } });
         expect(res.statusCode).toBe(401);
       } finally {
         await app.close();

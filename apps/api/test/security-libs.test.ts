@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from '../src/lib/password.ts';
 import { hitRateLimit, peekRateLimit, pruneRateLimits, refundRateLimit, resetRateLimit, tooManyRequests } from '../src/lib/rate-limit.ts';
 import { awayFromWindowEdge, dbOf, rows } from './auth-support.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, DEMO_PASSWORD, type TestApp } from './helpers.ts';
 
 describe('password hashing (scrypt)', () => {
   it('hashes with a random salt and verifies in constant time', async () => {
@@ -33,8 +33,8 @@ describe('password hashing (scrypt)', () => {
     expect(passwordProblem('short1')).toMatch(/8/);
     expect(passwordProblem('onlyletters')).toMatch(/mix/);
     expect(passwordProblem('Good-pass-1')).toBeNull();
-    expect(passwordProblem('Demo1234!', { demoPassword: 'Demo1234!', production: true })).toMatch(/demo/);
-    expect(passwordProblem('Demo1234!', { demoPassword: 'Demo1234!', production: false })).toBeNull();
+    expect(passwordProblem(DEMO_PASSWORD, { demoPassword: DEMO_PASSWORD, production: true })).toMatch(/demo/);
+    expect(passwordProblem(DEMO_PASSWORD, { demoPassword: DEMO_PASSWORD, production: false })).toBeNull();
   });
 });
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runUserCli, type CliIo } from '../src/lib/user-cli.ts';
 import { dbOf, expectErrorEnvelope, freshIp, rows } from './auth-support.ts';
-import { body, createTestApp, type TestApp } from './helpers.ts';
+import { body, createTestApp, DEMO_PASSWORD, type TestApp } from './helpers.ts';
 
 describe('user command (npm run user -- …)', () => {
   let t: TestApp;
@@ -56,7 +56,7 @@ describe('user command (npm run user -- …)', () => {
 
   it('sets a password (from --password or stdin)', async () => {
     expect((await run(['set-password', '--mail', 'ssp.lead', '--password', 'N3w-password'])).code).toBe(0);
-    expect((await login('ssp.lead', 'Demo1234!')).statusCode).toBe(401);
+    expect((await login('ssp.lead', DEMO_PASSWORD)).statusCode).toBe(401);
     expect((await login('ssp.lead', 'N3w-password')).statusCode).toBe(200);
     expect((await run(['set-password', '--mail', 'ssp.lead@adtech.example', '--password-stdin'], ['Other-pass-9'])).code).toBe(0);
     expect((await login('ssp.lead', 'Other-pass-9')).statusCode).toBe(200);
@@ -64,13 +64,13 @@ describe('user command (npm run user -- …)', () => {
 
   it('assigns and removes roles, disables and enables users', async () => {
     expect((await run(['add-role', '--mail', 'norole', '--role', 'LEGAL'])).code).toBe(0);
-    expect((await login('norole', 'Demo1234!')).statusCode).toBe(200);
+    expect((await login('norole', DEMO_PASSWORD)).statusCode).toBe(200);
     expect((await run(['remove-role', '--mail', 'norole', '--role', 'legal'])).code).toBe(0);
-    expectErrorEnvelope(await login('norole', 'Demo1234!'), 403, 'auth.no_permissions');
+    expectErrorEnvelope(await login('norole', DEMO_PASSWORD), 403, 'auth.no_permissions');
     expect((await run(['disable', '--mail', 'tech'])).code).toBe(0);
-    expectErrorEnvelope(await login('tech', 'Demo1234!'), 403, 'auth.user_disabled');
+    expectErrorEnvelope(await login('tech', DEMO_PASSWORD), 403, 'auth.user_disabled');
     expect((await run(['enable', '--mail', 'tech'])).code).toBe(0);
-    expect((await login('tech', 'Demo1234!')).statusCode).toBe(200);
+    expect((await login('tech', DEMO_PASSWORD)).statusCode).toBe(200);
   });
 
   it('refuses bad requests with a message and a non-zero exit code', async () => {
@@ -94,7 +94,7 @@ describe('user command (npm run user -- …)', () => {
   });
 
   it('refuses the demo password in production', async () => {
-    const res = await run(['set-password', '--mail', 'admin', '--password', 'Demo1234!'], [], { ...t.config, env: 'production' });
+    const res = await run(['set-password', '--mail', 'admin', '--password', DEMO_PASSWORD], [], { ...t.config, env: 'production' });
     expect(res.code).toBe(1);
     expect(res.err).toMatch(/demo password/);
   });

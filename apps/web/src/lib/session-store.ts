@@ -14,11 +14,9 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from '@backoffice/core/i18n/cat
 import type { MenuEntry } from '@backoffice/core/menu';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { LIVE_SESSION_COOKIE, SESSION_STORAGE_KEY } from './session-keys.ts';
+import { LIVE_SESSION_COOKIE, SESSION_STORAGE_KEY, SESSION_VERSION } from './session-keys.ts';
 
-export { LIVE_SESSION_COOKIE, SESSION_STORAGE_KEY };
-/** Bump when the persisted shape changes; older states are dropped by `migrate`. */
-export const SESSION_VERSION = 1;
+export { LIVE_SESSION_COOKIE, SESSION_STORAGE_KEY, SESSION_VERSION };
 /** Menus are refreshed after more than one day (spec section 9). */
 export const MENU_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
