@@ -128,9 +128,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         frameAncestors: ["'none'"],
       },
     },
+    // The same rule as the CSP's frame-ancestors 'none', for browsers that only read this header.
+    frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
   });
-  registerCors(app, config.corsOrigins);
+  await registerCors(app, config.corsOrigins);
   await app.register(swagger, {
     openapi: {
       info: { title: 'Back Office API', version: '1.0.0', description: 'Every answer is the envelope {status, message, data}.' },
