@@ -22,6 +22,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
+    // expect.poll reads the page until the state is there: a one-shot read right after an action
+    // can run before React has rendered it. As long as Playwright's own waits (30 s by default).
+    expect: { poll: { timeout: 30_000, interval: 50 } },
     // One retry in CI only: a slow shared 2-core machine can miss a timing once; a real failure
     // fails twice. Retried tests are listed by the reporter.
     retry: process.env.CI ? 1 : 0,

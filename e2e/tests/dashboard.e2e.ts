@@ -80,31 +80,31 @@ async function chartDrawn(page: Page): Promise<void> {
 describe('dashboard', () => {
   it('shows an admin the six tiles with figures, the chart and the top lists; a partner opens in the DataViewer', async () => {
     await withDashboard(DEMO.admin, {}, async (page) => {
-      expect(await page.getByTestId('greeting').textContent()).toMatch(/^Good (morning|afternoon|evening), Carmen$/);
-      expect(await tileKeys(page)).toEqual(['tile-revenue', 'tile-cost', 'tile-margin', 'tile-margin_pct', 'tile-impressions', 'tile-ecpm']);
+      await expect.poll(() => page.getByTestId('greeting').textContent()).toMatch(/^Good (morning|afternoon|evening), Carmen$/);
+      await expect.poll(() => tileKeys(page)).toEqual(['tile-revenue', 'tile-cost', 'tile-margin', 'tile-margin_pct', 'tile-impressions', 'tile-ecpm']);
       const revenue = page.getByTestId('tile-revenue');
-      expect(await revenue.getByRole('heading').textContent()).toBe('Revenue');
-      expect(await revenue.getByTestId('tile-today').textContent()).toMatch(MONEY_EN);
-      expect(await revenue.getByTestId('tile-yesterday').textContent()).toMatch(MONEY_EN);
-      expect(await page.getByTestId('tile-margin_pct').getByTestId('tile-today').textContent()).toMatch(/^-?\d+\.\d{2}%$/);
-      expect(await page.getByTestId('tile-impressions').getByTestId('tile-today').textContent()).toMatch(/^\d{1,3}(,\d{3})+$/);
+      await expect.poll(() => revenue.getByRole('heading').textContent()).toBe('Revenue');
+      await expect.poll(() => revenue.getByTestId('tile-today').textContent()).toMatch(MONEY_EN);
+      await expect.poll(() => revenue.getByTestId('tile-yesterday').textContent()).toMatch(MONEY_EN);
+      await expect.poll(() => page.getByTestId('tile-margin_pct').getByTestId('tile-today').textContent()).toMatch(/^-?\d+\.\d{2}%$/);
+      await expect.poll(() => page.getByTestId('tile-impressions').getByTestId('tile-today').textContent()).toMatch(/^\d{1,3}(,\d{3})+$/);
       // Deltas say their direction in words, not only in colour.
       const spoken = (tile: string) => page.getByTestId(tile).locator('.bo-dash-delta .bo-visually-hidden').first().textContent();
-      expect(await spoken('tile-revenue')).toMatch(/^vs yesterday: (up \+|down \u2212|unchanged )\d+\.\d%$/);
-      expect(await spoken('tile-margin_pct')).toMatch(/percentage points$/);
-      expect(await page.getByTestId('as-of').textContent()).toMatch(await expectedAsOf('en', (await apiLogin(DEMO.admin)).token));
-      expect(await page.getByTestId('money-hidden').count()).toBe(0);
+      await expect.poll(() => spoken('tile-revenue')).toMatch(/^vs yesterday: (up \+|down \u2212|unchanged )\d+\.\d%$/);
+      await expect.poll(() => spoken('tile-margin_pct')).toMatch(/percentage points$/);
+      await expect.poll(() => page.getByTestId('as-of').textContent()).toMatch(await expectedAsOf('en', (await apiLogin(DEMO.admin)).token));
+      await expect.poll(() => page.getByTestId('money-hidden').count()).toBe(0);
 
       // The chart (lazy) draws 30 days of revenue and margin.
       const chart = page.getByTestId('dashboard-chart');
       await chartDrawn(page);
-      expect(await chart.getAttribute('aria-label')).toBe('Revenue and margin, last 30 days');
+      await expect.poll(() => chart.getAttribute('aria-label')).toBe('Revenue and margin, last 30 days');
 
       const partners = page.getByTestId('top-demand_partner');
       const publishers = page.getByTestId('top-publisher');
-      expect(await partners.getByTestId('top-row').count()).toBe(5);
-      expect(await publishers.getByTestId('top-row').count()).toBe(5);
-      expect(await partners.getByRole('columnheader').allTextContents()).toEqual(['Demand partner', 'Revenue', 'Impressions', 'eCPM']);
+      await expect.poll(() => partners.getByTestId('top-row').count()).toBe(5);
+      await expect.poll(() => publishers.getByTestId('top-row').count()).toBe(5);
+      await expect.poll(() => partners.getByRole('columnheader').allTextContents()).toEqual(['Demand partner', 'Revenue', 'Impressions', 'eCPM']);
 
       // Timing (reported, not asserted): from navigation start to the tiles showing figures.
       const timing = await page.evaluate(() => ({
@@ -168,23 +168,23 @@ describe('dashboard', () => {
 
   it('shows finance the money, in Spanish, with payouts waiting for them', async () => {
     await withDashboard(DEMO.finance, { lang: 'es' }, async (page) => {
-      expect(await page.getByTestId('greeting').textContent()).toMatch(/^(Buenos días|Buenas tardes|Buenas noches), Javier$/);
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Panel');
-      expect(await tileKeys(page)).toEqual(['tile-revenue', 'tile-cost', 'tile-margin', 'tile-margin_pct', 'tile-impressions', 'tile-ecpm']);
+      await expect.poll(() => page.getByTestId('greeting').textContent()).toMatch(/^(Buenos días|Buenas tardes|Buenas noches), Javier$/);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Panel');
+      await expect.poll(() => tileKeys(page)).toEqual(['tile-revenue', 'tile-cost', 'tile-margin', 'tile-margin_pct', 'tile-impressions', 'tile-ecpm']);
       const revenue = page.getByTestId('tile-revenue');
-      expect(await revenue.getByRole('heading').textContent()).toBe('Ingresos');
-      expect(await revenue.getByTestId('tile-today').textContent()).toMatch(MONEY_ES);
-      expect(await revenue.locator('dt').allTextContents()).toEqual(['Ayer', 'Hace 7 días']);
-      expect(await page.getByTestId('as-of').textContent()).toMatch(await expectedAsOf('es', (await apiLogin(DEMO.finance)).token));
-      expect(await page.getByTestId('top-demand_partner').getByRole('heading').textContent()).toBe('Principales socios de demanda (7 días)');
+      await expect.poll(() => revenue.getByRole('heading').textContent()).toBe('Ingresos');
+      await expect.poll(() => revenue.getByTestId('tile-today').textContent()).toMatch(MONEY_ES);
+      await expect.poll(() => revenue.locator('dt').allTextContents()).toEqual(['Ayer', 'Hace 7 días']);
+      await expect.poll(() => page.getByTestId('as-of').textContent()).toMatch(await expectedAsOf('es', (await apiLogin(DEMO.finance)).token));
+      await expect.poll(() => page.getByTestId('top-demand_partner').getByRole('heading').textContent()).toBe('Principales socios de demanda (7 días)');
       const waiting = page.getByTestId('waiting');
-      expect(await waiting.getByRole('heading').textContent()).toBe('Pendiente para ti');
+      await expect.poll(() => waiting.getByRole('heading').textContent()).toBe('Pendiente para ti');
       const payouts = waiting.getByTestId('waiting-payouts');
-      expect(await payouts.getAttribute('data-count')).toBe('0');
-      expect(await payouts.getByRole('link').getAttribute('href')).toBe('/es/billing_performance/publishers_reports');
+      await expect.poll(() => payouts.getAttribute('data-count')).toBe('0');
+      await expect.poll(() => payouts.getByRole('link').getAttribute('href')).toBe('/es/billing_performance/publishers_reports');
       // Finance has no scheduler or discrepancy area: those rows are not theirs.
-      expect(await waiting.getByTestId('waiting-scheduler_failures').count()).toBe(0);
-      expect(await waiting.getByTestId('waiting-discrepancies').count()).toBe(0);
+      await expect.poll(() => waiting.getByTestId('waiting-scheduler_failures').count()).toBe(0);
+      await expect.poll(() => waiting.getByTestId('waiting-discrepancies').count()).toBe(0);
     });
   });
 
@@ -199,8 +199,8 @@ describe('dashboard', () => {
     expect(res.status).toBe(200);
     await withDashboard(DEMO.demandLead, {}, async (page) => {
       const item = page.getByTestId('waiting-firewall_expiring');
-      expect(await item.textContent()).toMatch(/^Your firewall entry for 127\.0\.0\.1 expires at \d{2}:\d{2}Open$/);
-      expect(await item.getByRole('link').getAttribute('href')).toBe('/en/utils/ip');
+      await expect.poll(() => item.textContent()).toMatch(/^Your firewall entry for 127\.0\.0\.1 expires at \d{2}:\d{2}Open$/);
+      await expect.poll(() => item.getByRole('link').getAttribute('href')).toBe('/en/utils/ip');
     });
   });
 
@@ -213,13 +213,13 @@ describe('dashboard', () => {
       await form.getByTestId('simulate-submit').click();
       await page.getByTestId('simulation-banner').waitFor();
       await page.locator('[data-testid="dashboard"] .bo-dash[data-state="ready"][data-money="false"]').waitFor();
-      expect(await tileKeys(page)).toEqual(['tile-impressions']);
-      expect(await page.getByTestId('money-hidden').textContent()).toBe('Money figures need the reports or finance permission');
+      await expect.poll(() => tileKeys(page)).toEqual(['tile-impressions']);
+      await expect.poll(() => page.getByTestId('money-hidden').textContent()).toBe('Money figures need the reports or finance permission');
       const partners = page.getByTestId('top-demand_partner');
-      expect(await partners.getByRole('columnheader').allTextContents()).toEqual(['Demand partner', 'Impressions']);
+      await expect.poll(() => partners.getByRole('columnheader').allTextContents()).toEqual(['Demand partner', 'Impressions']);
       // No DataViewer for this role: names are not links.
-      expect(await partners.getByTestId('top-link').count()).toBe(0);
-      expect(await page.getByTestId('dashboard-chart').getAttribute('aria-label')).toBe('Impressions, last 30 days');
+      await expect.poll(() => partners.getByTestId('top-link').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('dashboard-chart').getAttribute('aria-label')).toBe('Impressions, last 30 days');
       await page.getByTestId('simulation-stop').click();
       await page.locator('[data-testid="dashboard"] .bo-dash[data-state="ready"][data-money="true"]').waitFor();
     });
@@ -227,22 +227,22 @@ describe('dashboard', () => {
 
   it('gives people without report areas their shortcuts instead of tiles (en and es)', async () => {
     await withDashboard(DEMO.schedulerViewer, {}, async (page) => {
-      expect(await page.getByTestId('tiles').count()).toBe(0);
-      expect(await page.getByTestId('greeting').textContent()).toMatch(/, Tomás$/);
+      await expect.poll(() => page.getByTestId('tiles').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('greeting').textContent()).toMatch(/, Tomás$/);
       const areas = page.getByTestId('areas');
-      expect(await areas.getByRole('heading', { level: 2 }).textContent()).toBe('Your areas');
-      expect(await areas.getByRole('link', { name: 'Scheduler' }).getAttribute('href')).toBe('/en/utils/scheduler');
+      await expect.poll(() => areas.getByRole('heading', { level: 2 }).textContent()).toBe('Your areas');
+      await expect.poll(() => areas.getByRole('link', { name: 'Scheduler' }).getAttribute('href')).toBe('/en/utils/scheduler');
       const scheduler = page.getByTestId('waiting-scheduler_failures');
-      expect(await scheduler.getAttribute('data-count')).toBe('0');
-      expect(await page.getByTestId('waiting').textContent()).toContain('Nothing is waiting for you');
+      await expect.poll(() => scheduler.getAttribute('data-count')).toBe('0');
+      await expect.poll(() => page.getByTestId('waiting').textContent()).toContain('Nothing is waiting for you');
     });
     await withDashboard(DEMO.marketing, { lang: 'es' }, async (page) => {
-      expect(await page.getByTestId('tiles').count()).toBe(0);
-      expect(await page.getByTestId('dashboard-chart').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('tiles').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('dashboard-chart').count()).toBe(0);
       const areas = page.getByTestId('areas');
-      expect(await areas.getByRole('heading', { level: 2 }).textContent()).toBe('Tus áreas');
-      expect(await areas.getByTestId('area').count()).toBeGreaterThan(0);
-      expect(await page.getByTestId('waiting').textContent()).toContain('No tienes nada pendiente');
+      await expect.poll(() => areas.getByRole('heading', { level: 2 }).textContent()).toBe('Tus áreas');
+      await expect.poll(() => areas.getByTestId('area').count()).toBeGreaterThan(0);
+      await expect.poll(() => page.getByTestId('waiting').textContent()).toContain('No tienes nada pendiente');
     });
   });
 

@@ -104,9 +104,9 @@ describe('DataViewer schedules', () => {
       await openDrawer(page);
       await page.getByTestId('dvs-read-only').waitFor();
       await page.getByTestId('dvs-card').first().waitFor();
-      expect(await page.getByTestId('dvs-add').count()).toBe(0);
-      expect(await page.getByTestId('dvs-send').count()).toBe(0);
-      expect(await page.getByTestId('dvs-toggle').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('dvs-add').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('dvs-send').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('dvs-toggle').count()).toBe(0);
       await shot(page, 'shared-readonly-1024-light-en');
     });
   });

@@ -126,7 +126,7 @@ describe('DataViewer', () => {
       const count = await rowCount(page);
       expect(count).toBeGreaterThan(1);
       await page.getByTestId('dv-totals').getByText('Totals').waitFor();
-      expect(await page.getByTestId('dv-totals').textContent()).toMatch(/\$[\d,]+\.\d\d/);
+      await expect.poll(() => page.getByTestId('dv-totals').textContent()).toMatch(/\$[\d,]+\.\d\d/);
       await page.locator('[data-testid="dv-chart"] canvas').first().waitFor();
       const firstPartner = (await page.locator('.dv-table .ant-table-row').first().locator('.ant-table-cell').nth(1).textContent())?.trim() ?? '';
       expect(firstPartner).not.toBe('');
@@ -174,8 +174,8 @@ describe('DataViewer', () => {
       await page.goto(`/en/report/${id}`);
       await page.waitForURL(new RegExp(`/en/reports/dataviewer/${id}$`));
       await page.getByTestId('dv-title').filter({ hasText: name }).waitFor();
-      expect(await rowCount(page)).toBe(count);
-      expect(await page.locator('#dv-range').inputValue()).toBe(csv[1]![0]);
+      await expect.poll(() => rowCount(page)).toBe(count);
+      await expect.poll(() => page.locator('#dv-range').inputValue()).toBe(csv[1]![0]);
       await page.getByTestId('dv-totals').waitFor();
 
       // It is in my saved list, with me as the owner.
@@ -202,7 +202,7 @@ describe('DataViewer', () => {
         await page.getByTestId('dv-error-dimensions').filter({ hasText: dims }).waitFor();
         await page.getByTestId('dv-run').click();
         await page.getByTestId('dv-error-dimensions').filter({ hasText: dims }).waitFor();
-        expect(await page.locator('#dv-range').inputValue()).not.toBe('');
+        await expect.poll(() => page.locator('#dv-range').inputValue()).not.toBe('');
       });
     }
   });
@@ -215,14 +215,14 @@ describe('DataViewer', () => {
       expect(count).toBeGreaterThan(1);
       // On a phone the result comes first and the builder is folded away.
       const toggle = page.getByTestId('dv-builder-toggle');
-      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
       await toggle.click();
       // The filter shows the partner's name, resolved from its id.
       await page.getByTestId('dv-filter').locator('.ant-select-selection-item, .ant-select-content-item').filter({ hasText: /[A-Za-z]{3,}/ }).first().waitFor();
-      expect(await page.locator('#dv-timezone').locator('xpath=ancestor::div[contains(@class,"ant-select")][1]').textContent()).toContain('Europe/Madrid');
+      await expect.poll(() => page.locator('#dv-timezone').locator('xpath=ancestor::div[contains(@class,"ant-select")][1]').textContent()).toContain('Europe/Madrid');
       // Countries by name, money totals.
       await page.getByTestId('dv-totals').waitFor();
-      expect(await page.locator('.dv-table .ant-table-row').first().textContent()).toMatch(/[A-Z][a-z]+/);
+      await expect.poll(() => page.locator('.dv-table .ant-table-row').first().textContent()).toMatch(/[A-Z][a-z]+/);
 
       await page.goto('/en/reports/dataviewer/987654');
       await page.getByTestId('dv-not-found').getByText('DataViewer not found').waitFor();

@@ -43,7 +43,7 @@ describe('QPS graph', () => {
       // The legend names the cap line; the cap is drawn dashed.
       await chart.locator('svg text', { hasText: 'Nimbus Exchange · QPS cap' }).first().waitFor();
       await chart.locator('svg text', { hasText: 'Nimbus Exchange · Outgoing QPS' }).first().waitFor();
-      expect(await chart.locator('svg path[stroke-dasharray]').count()).toBeGreaterThan(0);
+      await expect.poll(() => chart.locator('svg path[stroke-dasharray]').count()).toBeGreaterThan(0);
 
       // The change, listed under the chart: who cut the cap from 21,000 to about 3,600.
       const change = page.getByTestId('qps-change').filter({ hasText: 'Nimbus Exchange' });
@@ -56,7 +56,7 @@ describe('QPS graph', () => {
       expect(to).toBeLessThan(4500);
       expect(text).toMatch(/\d{4}-\d{2}-\d{2} 13:58/);
       // The summary: the cap now is the new one, and outgoing QPS spent time flat on it.
-      expect(await page.getByTestId('qps-cap-1').textContent()).toBe(m![2]);
+      await expect.poll(() => page.getByTestId('qps-cap-1').textContent()).toBe(m![2]);
       const atCap = (await page.getByTestId('qps-at-cap-1').textContent()) ?? '';
       expect(atCap).toMatch(/^\d+ %$/);
       expect(parseInt(atCap, 10)).toBeGreaterThan(0);
@@ -104,17 +104,17 @@ describe('QPS graph', () => {
         const checked = form.getByTestId('qps-metrics').locator('input[type="checkbox"]:checked');
         while ((await checked.count()) > 0) await checked.first().click();
         await page.getByTestId('qps-show').click();
-        expect(await page.getByTestId('qps-error-metrics').textContent()).toBe(MESSAGES[lang].metric);
-        expect(await page.getByTestId('qps-error-ids').textContent()).toBe(MESSAGES[lang].filter);
-        expect(await page.getByTestId('qps-chart').count()).toBe(0);
+        await expect.poll(() => page.getByTestId('qps-error-metrics').textContent()).toBe(MESSAGES[lang].metric);
+        await expect.poll(() => page.getByTestId('qps-error-ids').textContent()).toBe(MESSAGES[lang].filter);
+        await expect.poll(() => page.getByTestId('qps-chart').count()).toBe(0);
 
         // A link whose end is two hours ahead: the end-date limit.
         await page.goto(
           `/${lang}/graphs/qps/demand?ids=1&metrics=qps&start=${utcWall(-6)}&end=${utcWall(2)}&tz=UTC&interval=15`,
         );
         await page.getByTestId('qps-error-end').waitFor();
-        expect(await page.getByTestId('qps-error-end').textContent()).toBe(MESSAGES[lang].end);
-        expect(await page.getByTestId('qps-chart').count()).toBe(0);
+        await expect.poll(() => page.getByTestId('qps-error-end').textContent()).toBe(MESSAGES[lang].end);
+        await expect.poll(() => page.getByTestId('qps-chart').count()).toBe(0);
       });
     },
   );

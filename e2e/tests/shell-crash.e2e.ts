@@ -35,11 +35,11 @@ describe('crash screen', () => {
       await page.keyboard.press('Escape');
       await crash.getByRole('button', { name: 'Copy report' }).click();
       await toast(page, 'Report copied to the clipboard').waitFor();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(report);
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(report);
       await crash.getByRole('link', { name: 'Back to dashboard' }).click();
       await page.waitForURL(/\/en$/);
       await page.getByTestId('dashboard').getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-      expect(await page.getByTestId('crash-screen').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('crash-screen').count()).toBe(0);
     });
   });
 

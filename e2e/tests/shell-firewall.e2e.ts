@@ -32,9 +32,9 @@ describe('firewall control', () => {
       await signIn(page, DEMO.finance, { via: 'api' });
       await page.getByTestId('firewall-open').getByText('127.0.0.1').waitFor();
       const form = await openFirewall(page);
-      expect(await form.getByTestId('firewall-ip').textContent()).toContain('127.0.0.1');
+      await expect.poll(() => form.getByTestId('firewall-ip').textContent()).toContain('127.0.0.1');
       await form.getByText('Select..').waitFor();
-      expect(await form.getByTestId('firewall-submit').isDisabled()).toBe(true);
+      await expect.poll(() => form.getByTestId('firewall-submit').isDisabled()).toBe(true);
       expect(await durationOptions(page)).toEqual(['1 hour', '2 hours', '3 hours', '6 hours', '9 hours', '12 hours']);
       await page.locator('.ant-select-item-option').filter({ hasText: /^2 hours$/ }).click();
       await form.getByTestId('firewall-submit').click();
@@ -109,7 +109,7 @@ describe('firewall control', () => {
     await withPage(browser, { viewport: { width: 375, height: 812 } }, async (page) => {
       await signIn(page, DEMO.finance, { via: 'api' });
       await page.getByTestId('profile-open').waitFor();
-      expect(await page.getByTestId('firewall-open').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('firewall-open').count()).toBe(0);
     });
   });
 

@@ -22,7 +22,7 @@ describe('locale in the URL', () => {
       await page.goto('/');
       await page.waitForURL(/\/en\/login$/);
       await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
-      expect(await page.locator('html').getAttribute('lang')).toBe('en');
+      await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
     });
   });
 
@@ -32,7 +32,7 @@ describe('locale in the URL', () => {
       await page.goto('/');
       await page.waitForURL(/\/es\/login$/);
       await page.getByRole('heading', { name: 'Inicia sesión en tu cuenta' }).waitFor();
-      expect(await page.locator('html').getAttribute('lang')).toBe('es');
+      await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('es');
     });
   });
 
@@ -41,7 +41,7 @@ describe('locale in the URL', () => {
       await setLocaleCookie(context, 'en');
       await page.goto('/es/login');
       await page.getByRole('heading', { name: 'Inicia sesión en tu cuenta' }).waitFor();
-      expect(await cookieValue(context, 'locale')).toBe('es');
+      await expect.poll(() => cookieValue(context, 'locale')).toBe('es');
       await page.goto('/');
       await page.waitForURL(/\/es\/login$/);
     });
@@ -64,7 +64,7 @@ describe('locale in the URL', () => {
       await page.goto('/');
       await page.waitForURL(/\/en\/login$/);
       await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
-      expect(await cookieValue(context, 'locale')).toBe('en');
+      await expect.poll(() => cookieValue(context, 'locale')).toBe('en');
     });
   });
 
@@ -105,7 +105,7 @@ describe('locale in the URL', () => {
       await page.getByTestId('language-switch').getByText('ES', { exact: true }).click();
       await page.waitForURL(/\/es\/login$/);
       await page.getByRole('heading', { name: 'Inicia sesión en tu cuenta' }).waitFor();
-      expect(await cookieValue(context, 'locale')).toBe('es');
+      await expect.poll(() => cookieValue(context, 'locale')).toBe('es');
       await page.reload();
       await page.getByRole('heading', { name: 'Inicia sesión en tu cuenta' }).waitFor();
     });

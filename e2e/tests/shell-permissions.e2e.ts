@@ -44,7 +44,7 @@ describe('permissions', () => {
       const screen = page.getByTestId('being-built');
       await screen.getByRole('heading', { name: 'Supply finances' }).waitFor();
       await screen.getByText('This screen is being built').waitFor();
-      expect(await page.title()).toContain('Supply finances');
+      await expect.poll(() => page.title()).toContain('Supply finances');
       // Sub-pages share their list's permission.
       await page.goto('/en/billing_ssp/advertiser');
       await page.getByTestId('being-built').getByRole('heading', { name: 'Advertisers' }).waitFor();
@@ -58,8 +58,8 @@ describe('permissions', () => {
       await page.getByTestId('being-built').getByRole('heading', { name: 'Scheduler' }).waitFor();
       const sidebar = await openSidebar(page);
       await sidebar.getByText('Settings', { exact: true }).waitFor();
-      expect(await menuLink(page, 'Scheduler').count()).toBe(1);
-      expect(await menuLink(page, 'Supply finances').count()).toBe(0);
+      await expect.poll(() => menuLink(page, 'Scheduler').count()).toBe(1);
+      await expect.poll(() => menuLink(page, 'Supply finances').count()).toBe(0);
     });
   });
 

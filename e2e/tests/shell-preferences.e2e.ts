@@ -20,20 +20,20 @@ describe('preferences', () => {
       await signIn(page, DEMO.finance);
       const light = await bodyBackground(page);
       const themeSwitch = page.getByRole('button', { name: 'Dark theme' });
-      expect(await themeSwitch.getAttribute('aria-pressed')).toBe('false');
+      await expect.poll(() => themeSwitch.getAttribute('aria-pressed')).toBe('false');
       await themeSwitch.click();
       await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
-      expect(await themeSwitch.getAttribute('aria-pressed')).toBe('true');
-      expect(await bodyBackground(page)).not.toBe(light);
+      await expect.poll(() => themeSwitch.getAttribute('aria-pressed')).toBe('true');
+      await expect.poll(() => bodyBackground(page)).not.toBe(light);
       expect((await storedSession(page))?.state.theme).toBe('dark');
       await page.reload();
       await waitForShell(page);
-      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
       // A preference, not session data: it stays after logging out.
       await page.getByTestId('profile-open').click();
       await page.getByTestId('profile-logout').click();
       await page.waitForURL(/\/en\/login$/);
-      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     });
   });
 
@@ -44,8 +44,8 @@ describe('preferences', () => {
       await page.waitForURL(/\/es\/finances\/supply$/);
       await page.getByTestId('being-built').getByRole('heading', { name: 'Finanzas de oferta' }).waitFor();
       await page.getByText('Esta pantalla está en construcción').waitFor();
-      expect(await page.locator('html').getAttribute('lang')).toBe('es');
-      expect(await cookieValue(context, 'locale')).toBe('es');
+      await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('es');
+      await expect.poll(() => cookieValue(context, 'locale')).toBe('es');
       expect((await storedSession(page))?.state.locale).toBe('es');
       await page.goto('/');
       await page.waitForURL(/\/es$/);

@@ -84,7 +84,7 @@ describe('session', () => {
       await page.evaluate(() => window.localStorage.setItem('some-other-key', 'x'));
       await page.goto('/clean');
       await page.waitForURL(/\/es\/login$/);
-      expect(await page.evaluate(() => window.localStorage.getItem('some-other-key'))).toBeNull();
+      await expect.poll(() => page.evaluate(() => window.localStorage.getItem('some-other-key'))).toBeNull();
       expect((await storedSession(page))?.state.user ?? null).toBeNull();
     });
   });

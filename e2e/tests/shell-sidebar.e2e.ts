@@ -19,7 +19,7 @@ describe('sidebar', () => {
     await withPage(browser, { viewport: DESKTOP }, async (page) => {
       await signIn(page, DEMO.admin, { via: 'api' });
       const sidebar = page.getByTestId('sidebar');
-      expect(await sidebar.getAttribute('data-state')).toBe('collapsed');
+      await expect.poll(() => sidebar.getAttribute('data-state')).toBe('collapsed');
       expect((await sidebar.boundingBox())?.width).toBe(40);
       await openSidebar(page);
       await page.waitForFunction(() => document.querySelector('[data-testid="sidebar"]')?.getBoundingClientRect().width === 300);
@@ -38,10 +38,10 @@ describe('sidebar', () => {
       await sidebar.getByTestId('menu-search').fill('firewall');
       const link = menuLink(page, 'IP Firewall');
       await link.waitFor();
-      expect(await link.getAttribute('href')).toBe('/en/utils/ip');
+      await expect.poll(() => link.getAttribute('href')).toBe('/en/utils/ip');
       // Only the group holding a match is left, and it is open.
-      expect(await sidebar.locator('.ant-menu-submenu-title').allTextContents()).toEqual(['Settings']);
-      expect(await menuLink(page, 'Dashboard').count()).toBe(0);
+      await expect.poll(() => sidebar.locator('.ant-menu-submenu-title').allTextContents()).toEqual(['Settings']);
+      await expect.poll(() => menuLink(page, 'Dashboard').count()).toBe(0);
       await link.click();
       await page.waitForURL(/\/en\/utils\/ip$/);
       // Collapsed again after the navigation.
@@ -68,7 +68,7 @@ describe('sidebar', () => {
       await page.getByTestId('sidebar').getByText('Reports', { exact: true }).click();
       const link = menuLink(page, 'DataViewers');
       await link.waitFor();
-      expect(await link.getAttribute('href')).toBe('/en/reports/dataviewer');
+      await expect.poll(() => link.getAttribute('href')).toBe('/en/reports/dataviewer');
       const [popup] = await Promise.all([context.waitForEvent('page'), link.click({ modifiers: ['ControlOrMeta'] })]);
       await popup.waitForLoadState();
       await popup.waitForURL(/\/en\/reports\/dataviewer$/);
@@ -104,8 +104,8 @@ describe('sidebar', () => {
       await page.locator('.dv-page[data-testid="dataviewer-page"]').waitFor();
       await page.getByTestId('dv-run').waitFor();
       // The new screen is taller than the window: a kept offset would show.
-      expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)).toBeGreaterThan(120);
-      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)).toBeGreaterThan(120);
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
       await page.goBack();
       await page.waitForURL(/\/en$/);
       await page.waitForFunction(() => window.scrollY === 120);
@@ -115,7 +115,7 @@ describe('sidebar', () => {
   it('is a drawer on a phone: 80% wide, toggled, closed after navigation', async () => {
     await withPage(browser, { viewport: { width: 375, height: 812 } }, async (page) => {
       await signIn(page, DEMO.finance, { via: 'api' });
-      expect(await page.locator('[data-testid="sidebar"]').count()).toBe(0);
+      await expect.poll(() => page.locator('[data-testid="sidebar"]').count()).toBe(0);
       await page.getByTestId('sidebar-toggle').click();
       const drawer = page.locator('.bo-sider-drawer .ant-drawer-content-wrapper');
       await drawer.waitFor();

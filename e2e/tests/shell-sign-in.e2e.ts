@@ -21,8 +21,8 @@ describe('sign-in', () => {
       await page.getByText('You will sign in as finance@adtech.example').waitFor();
       const panel = page.getByTestId('welcome-panel');
       await panel.waitFor();
-      expect(await panel.textContent()).toContain('Hi, Javier Morales!');
-      expect(await panel.locator('img').getAttribute('src')).toMatch(/^\/v1\/staff\/pic\//);
+      await expect.poll(() => panel.textContent()).toContain('Hi, Javier Morales!');
+      await expect.poll(() => panel.locator('img').getAttribute('src')).toMatch(/^\/v1\/staff\/pic\//);
       // Signed out, the sign-in page downloads none of the shell's or the home's code.
       const chunks = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.startsWith('/assets/')));
       expect(chunks.some((p) => p.startsWith('/assets/login-page-'))).toBe(true);
@@ -39,7 +39,7 @@ describe('sign-in', () => {
       await page.getByTestId('login-submit').click();
       await page.getByText('E-mail is a required field').waitFor();
       await page.getByText('Password is a required field').waitFor();
-      expect(await page.locator('#login-mail').getAttribute('aria-invalid')).toBe('true');
+      await expect.poll(() => page.locator('#login-mail').getAttribute('aria-invalid')).toBe('true');
       expect(currentPath(page)).toBe('/en/login');
       await page.locator('#login-mail').fill('finance');
       await page.getByText('E-mail is a required field').waitFor({ state: 'detached' });
@@ -78,7 +78,7 @@ describe('sign-in', () => {
       expect(saved?.version).toBe(1);
       await page.getByTestId('dashboard').getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
       expect(saved?.state.menus?.length).toBeGreaterThan(0);
-      expect(await page.evaluate(() => (window as { menuSpinner?: boolean }).menuSpinner ?? false)).toBe(false);
+      await expect.poll(() => page.evaluate(() => (window as { menuSpinner?: boolean }).menuSpinner ?? false)).toBe(false);
     });
   });
 

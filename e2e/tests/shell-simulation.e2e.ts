@@ -23,7 +23,7 @@ describe('simulation', () => {
   it('is not offered to other roles', async () => {
     await withPage(browser, {}, async (page) => {
       await signIn(page, DEMO.finance, { via: 'api' });
-      expect(await page.getByTestId('simulator-open').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('simulator-open').count()).toBe(0);
     });
   });
 
@@ -32,19 +32,19 @@ describe('simulation', () => {
       await signIn(page, DEMO.admin, { via: 'api' });
       const form = await openSimulator(page);
       const submit = form.getByTestId('simulate-submit');
-      expect(await submit.isDisabled()).toBe(true);
+      await expect.poll(() => submit.isDisabled()).toBe(true);
       const userId = form.getByTestId('simulate-user');
-      expect(await userId.getAttribute('maxlength')).toBe('5');
+      await expect.poll(() => userId.getAttribute('maxlength')).toBe('5');
       await userId.pressSequentially('12a34567');
-      expect(await userId.inputValue()).toBe('12345');
-      expect(await submit.isDisabled()).toBe(false);
+      await expect.poll(() => userId.inputValue()).toBe('12345');
+      await expect.poll(() => submit.isDisabled()).toBe(false);
       // A typed user id disables the role choice.
-      expect(await form.locator('.ant-select-disabled').count()).toBe(1);
+      await expect.poll(() => form.locator('.ant-select-disabled').count()).toBe(1);
       await userId.fill('');
-      expect(await submit.isDisabled()).toBe(true);
+      await expect.poll(() => submit.isDisabled()).toBe(true);
       await chooseSimulatedRole(page, 'FINANCE');
-      expect(await userId.isDisabled()).toBe(true);
-      expect(await submit.isDisabled()).toBe(false);
+      await expect.poll(() => userId.isDisabled()).toBe(true);
+      await expect.poll(() => submit.isDisabled()).toBe(false);
     });
   });
 
@@ -107,7 +107,7 @@ describe('simulation', () => {
       await form.getByTestId('simulate-user').fill('99999');
       await form.getByTestId('simulate-submit').click();
       await toast(page, 'User not found').waitFor();
-      expect(await page.getByTestId('simulation-banner').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('simulation-banner').count()).toBe(0);
     });
   });
 });
