@@ -48,6 +48,23 @@ describe('simulation', () => {
     });
   });
 
+  it('goes to the root before the role applies, also on a slow machine (not to not_allowed)', async () => {
+    await withPage(browser, {}, async (page) => {
+      await signIn(page, DEMO.admin, { via: 'api', path: '/utils/scheduler' });
+      const form = await openSimulator(page);
+      await chooseSimulatedRole(page, 'FINANCE');
+      // A CPU eight times slower: the root's render was still pending when FINANCE's permissions
+      // arrived, and the guard sent the scheduler to not_allowed (4 times in 4 before the fix).
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
+      await form.getByTestId('simulate-submit').click();
+      await page.getByTestId('simulation-banner').getByText('Simulating role FINANCE').waitFor();
+      await page.getByTestId('dashboard').waitFor();
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      expect(currentPath(page)).toBe('/en');
+    });
+  });
+
   it('simulates a role: its ACL applies, the state is visible, and the way back restores the admin', async () => {
     await withPage(browser, {}, async (page) => {
       await signIn(page, DEMO.admin, { via: 'api', path: '/utils/scheduler' });

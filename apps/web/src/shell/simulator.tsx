@@ -29,6 +29,15 @@ function adminToken(): string | undefined {
   return (original?.user ?? user)?.token;
 }
 
+/**
+ * How a simulation goes to the root before it applies the new permissions: the navigation's
+ * render is committed at once (flushSync), not as a transition. As a transition, a slow machine
+ * could still be showing the old screen when the new permissions arrived, and the guard judged
+ * that screen with them (the scheduler, as FINANCE: not allowed) and redirected there, over the
+ * navigation to the root.
+ */
+const ROOT_FIRST = { flushSync: true } as const;
+
 /** Leaves a simulation: the admin's own session, menus and the root. */
 export function useStopSimulation() {
   const { t } = useTranslation();
@@ -36,7 +45,7 @@ export function useStopSimulation() {
   const { lang } = useParams();
   const queryClient = useQueryClient();
   return async () => {
-    await navigate(`/${lang}`);
+    await navigate(`/${lang}`, ROOT_FIRST);
     useSession.getState().stopSimulation();
     queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === 'api' });
     toast.info(t('simulation.stopped'));
@@ -72,7 +81,7 @@ function SimulatorForm({ onDone }: { onDone: () => void }) {
           token: adminToken(),
         });
         onDone();
-        await navigate(`/${lang}`);
+        await navigate(`/${lang}`, ROOT_FIRST);
         useSession.getState().simulateRole(role);
       } else {
         const session = await api.request<SessionUser>('login/as', {
@@ -81,7 +90,7 @@ function SimulatorForm({ onDone }: { onDone: () => void }) {
           token: adminToken(),
         });
         onDone();
-        await navigate(`/${lang}`);
+        await navigate(`/${lang}`, ROOT_FIRST);
         useSession.getState().simulateUser(session);
       }
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === 'api' });
