@@ -2,12 +2,16 @@
  * Shell helpers for e2e tests: sign in (through the form, as a person does, or straight from the
  * API for tests about something else), sign out, and read what the shell shows.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { demoPasswordOf } from '../../apps/api/src/config.ts';
 import { DEMO_MAILS } from '../../apps/api/src/db/demo-data.ts';
 import { SESSION_STORAGE_KEY, SESSION_VERSION } from '../../apps/web/src/lib/session-keys.ts';
 import type { SessionData, SessionUser } from '../../apps/web/src/lib/session-store.ts';
 import { getBaseURL, newPage, type NewPageOptions } from './browser.ts';
+import { REPO_ROOT } from './server.ts';
 
 /** The demo accounts' password: the one the e2e servers seed (they get this process's env). */
 export const DEMO_PASSWORD = demoPasswordOf(process.env);
@@ -148,10 +152,39 @@ export async function openSidebar(page: Page): Promise<Locator> {
 /** Runs `fn` with a fresh context and page, closing them afterwards. */
 export async function withPage<T>(browser: Browser, opts: NewPageOptions, fn: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
   const { context, page } = await newPage(browser, opts);
+  const consoleLines: string[] = [];
+  page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => consoleLines.push(`requestfailed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`));
   try {
     return await fn(page, context);
+  } catch (error) {
+    await keepFailureEvidence(page, consoleLines);
+    throw error;
   } finally {
     await context.close();
+  }
+}
+
+/**
+ * What a failed test leaves for whoever reads the failure: a screenshot of every page of its
+ * context and the page's console, errors and failed requests, in .tmp/e2e-failures/ (named after
+ * the test). Never hides the test's own error.
+ */
+async function keepFailureEvidence(page: Page, consoleLines: string[]): Promise<void> {
+  try {
+    const name = (expect.getState().currentTestName ?? 'test').replace(/[^\w.-]+/g, '_').slice(0, 150);
+    const dir = path.join(REPO_ROOT, '.tmp', 'e2e-failures');
+    fs.mkdirSync(dir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const pages = page.context().pages();
+    for (const [i, p] of pages.entries()) {
+      await p.screenshot({ path: path.join(dir, `${name}-${stamp}-${i}.png`), fullPage: true, timeout: 5_000 }).catch(() => undefined);
+    }
+    fs.writeFileSync(path.join(dir, `${name}-${stamp}.log`), [`url: ${page.url()}`, ...consoleLines].join('\n'));
+    console.error(`e2e: screenshots and console of the failed test in ${path.relative(REPO_ROOT, dir)}/${name}-${stamp}*`);
+  } catch {
+    // Evidence is a help, never a second failure.
   }
 }
 
