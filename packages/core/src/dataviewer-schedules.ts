@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { addDays, addMonths, daysInMonth, isoWeekday, startOfUnit, todayIn, type DateRange } from './dates.ts';
+import { idText } from './ids.ts';
 import { isCompanyMail } from './mail.ts';
 import { isValidTimeZone, wallTimeOf, zonedTimeToEpoch } from './reports.ts';
 
@@ -167,8 +168,8 @@ export type ScheduleUpdate = z.output<typeof scheduleUpdateSchema>;
 
 export const scheduleParamsSchema = z
   .object({
-    id: z.coerce.number().int().positive().max(2_147_483_647),
-    scheduleId: z.coerce.number().int().positive().max(2_147_483_647),
+    id: idText,
+    scheduleId: idText,
   })
   .strict();
 

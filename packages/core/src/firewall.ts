@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { FIREWALL_UNLIMITED } from './acl.ts';
+import { idText } from './ids.ts';
 
 /** The ACL resource that guards the firewall (route permission and the top-bar control). */
 export const FIREWALL_RESOURCE = '/v1/firewall';
@@ -206,11 +207,7 @@ export type FirewallEntriesQuery = z.output<typeof firewallEntriesQuerySchema>;
 /** /v1/firewall/entries/:id params. */
 export const firewallEntryParamsSchema = z
   .object({
-    id: z
-      .string()
-      .regex(/^[1-9]\d{0,9}$/)
-      .transform(Number)
-      .pipe(z.number().int().max(2_147_483_647)),
+    id: idText,
   })
   .strict();
 

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { DASHBOARD_SECTIONS } from './dashboard.ts';
+import { idList, idNumber, idParamsSchema, lookupIdsText } from './ids.ts';
 import { isValidTimeZone, zonedTimeToEpoch, type WallTime } from './time-zones.ts';
 
 export * from './dashboard.ts';
@@ -408,7 +409,7 @@ export const dimensionValuesQuerySchema = z
     search: z.string().max(100).default(''),
     limit: z.coerce.number().int().min(1).max(REPORT_LIMITS.lookupMaxLimit).default(REPORT_LIMITS.lookupDefaultLimit),
     /** Resolve these ids (comma separated) to names instead of searching (to show saved filters). */
-    ids: z.string().max(2000).regex(/^[0-9,]*$/).optional(),
+    ids: lookupIdsText.optional(),
   })
   .strict();
 
@@ -441,7 +442,7 @@ const savedName = z
   .trim()
   .min(1, REPORT_ERRORS.nameRequired)
   .max(REPORT_LIMITS.maxSavedNameLength, REPORT_ERRORS.nameRequired);
-const roleIds = z.array(z.number().int().positive()).max(100);
+const roleIds = z.array(idNumber).max(100);
 
 export const dataviewerCreateSchema = z
   .object({ name: savedName, definition: savedDefinitionSchema, shared_role_ids: roleIds.default([]) })
@@ -449,7 +450,8 @@ export const dataviewerCreateSchema = z
 export const dataviewerUpdateSchema = z
   .object({ name: savedName.optional(), definition: savedDefinitionSchema.optional(), shared_role_ids: roleIds.optional() })
   .strict();
-export const idParamsSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) }).strict();
+/** `{ id }` path parameters (the strict id of ids.ts; re-exported where the routes import it). */
+export { idParamsSchema };
 
 // ---------------------------------------------------------------------------------------------
 // QPS graphs
@@ -480,7 +482,7 @@ export const qpsQuerySchema = z
     interval: z.coerce.number({ error: QPS_ERRORS.intervalInvalid }).int(QPS_ERRORS.intervalInvalid).default(QPS_LIMITS.minIntervalMinutes),
     metrics: csvOrArray(z.enum(QPS_METRICS, { error: QPS_ERRORS.metricRequired })).default([]),
     /** Ids of the demand partners (graph demand) or supply endpoints (graph supply). */
-    ids: csvOrArray(z.coerce.number().int().positive()).default([]),
+    ids: idList.default([]),
   })
   .strict()
   .superRefine((v, ctx) => {
