@@ -11,7 +11,7 @@ import { localDateOf, wallTimeOf } from '@backoffice/core/time-zones';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBaseURL, launchBrowser } from '../support/browser.ts';
 import { REPO_ROOT } from '../support/server.ts';
-import { apiLogin, chooseSimulatedRole, DEMO, seedSession, waitForShell, type Lang } from '../support/shell.ts';
+import { apiLogin, chooseSimulatedRole, DEMO, seedSession, waitForShell, withPage, type Lang } from '../support/shell.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -29,26 +29,22 @@ interface Opts {
   timezoneId?: string;
 }
 
-/** A signed-in page on the dashboard, in a context with its own time zone. */
+/** A signed-in page on the dashboard, in a context with its own time zone (withPage's context). */
 async function withDashboard<T>(mail: string, opts: Opts, fn: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
   const lang = opts.lang ?? 'en';
-  const context = await browser.newContext({
-    baseURL: getBaseURL(),
+  const pageOptions = {
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
     locale: lang === 'es' ? 'es-ES' : 'en-US',
     timezoneId: opts.timezoneId ?? 'Europe/Madrid',
     colorScheme: opts.theme ?? 'light',
-  });
-  try {
+  } as const;
+  return withPage(browser, pageOptions, async (page, context) => {
     await seedSession(context, await apiLogin(mail), { lang, theme: opts.theme });
-    const page = await context.newPage();
     await page.goto(`/${lang}`);
     await waitForShell(page);
     await page.locator('[data-testid="dashboard"] .bo-dash[data-state="ready"]').waitFor();
-    return await fn(page, context);
-  } finally {
-    await context.close();
-  }
+    return fn(page, context);
+  });
 }
 
 /**
