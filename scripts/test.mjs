@@ -117,7 +117,7 @@ const steps = [
   },
   {
     id: 'e2e',
-    title: 'End-to-end tests (built server, fresh PGlite, headless Chromium)',
+    title: 'End-to-end tests (a built server per worker on a copy of a seeded PGlite, headless Chromium)',
     async run(step) {
       const report = path.join(RESULTS_DIR, 'e2e.json');
       rmSync(report, { force: true });
