@@ -20,7 +20,10 @@ const NPM_FLAGS = ['--no-audit', '--no-fund'];
 
 /** The `npm error` lines of an npm run, shortened: what a person needs to see to fix it. */
 function npmErrors(output, max = 8) {
-  const lines = output.split('\n').filter((l) => l.startsWith('npm error') && l.trim() !== 'npm error');
+  const all = output.split('\n').filter((l) => l.startsWith('npm error') && l.trim() !== 'npm error');
+  // npm ci follows a usage error with its whole help text: the lines before it are the message.
+  const help = all.findIndex((l) => /^npm error (Clean install a project|Usage:)/.test(l));
+  const lines = help > 0 ? all.slice(0, help) : all;
   return lines.length > max ? [...lines.slice(0, max), `npm error … (${lines.length - max} more lines)`].join('\n') : lines.join('\n');
 }
 
