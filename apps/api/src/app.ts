@@ -24,7 +24,7 @@ import { registerCors } from './plugins/cors.ts';
 import { createTokenService, registerAuth, resolveJwtSecret } from './plugins/auth.ts';
 import { registerEnvelope, sendError } from './plugins/envelope.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
-import { registerZodValidation, zodToOpenApi } from './plugins/validation.ts';
+import { registerTextGuard, registerZodValidation, zodToOpenApi } from './plugins/validation.ts';
 
 export interface BuildOptions {
   /** Use an already opened database (tests share one per file); closed with the app unless keepDatabase. */
@@ -108,6 +108,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   registerZodValidation(app);
+  registerTextGuard(app);
   registerEnvelope(app);
 
   registerSecurityHeaders(app, {

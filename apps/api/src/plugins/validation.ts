@@ -6,6 +6,8 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { noQuerySchema } from '@backoffice/core/schemas/envelope';
+import { findUnsafeText, INVALID_TEXT } from '@backoffice/core/text';
+import { badRequest } from '../lib/errors.ts';
 
 function isZod(schema: unknown): schema is z.ZodType {
   return typeof schema === 'object' && schema !== null && typeof (schema as z.ZodType).safeParse === 'function';
@@ -47,6 +49,24 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[]): Record<stri
 function isEmptyObject(value: object): boolean {
   for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) return false;
   return true;
+}
+
+/**
+ * Every request's path, query and body are checked for text PostgreSQL cannot store (a NUL, a
+ * lone surrogate) before any route's validation: 400 error.validation with the field marked
+ * error.invalid_text, for every route present and future, whatever validator it uses.
+ */
+export function registerTextGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', (request, _reply, done) => {
+    for (const value of [request.params, request.query, request.body]) {
+      const where = findUnsafeText(value);
+      if (where !== null) {
+        done(badRequest('error.validation', { [where]: INVALID_TEXT }));
+        return;
+      }
+    }
+    done();
+  });
 }
 
 export function registerZodValidation(app: FastifyInstance): void {

@@ -25,6 +25,7 @@ export const api = {
   'error.invalid_type': 'Wrong type for this field',
   'error.invalid_value': 'Invalid value',
   'error.invalid_id': 'Not a valid id (a whole number from 1 to 2147483647)',
+  'error.invalid_text': 'This text contains characters that cannot be stored (a NUL or a broken character)',
   'firewall.invalid_ip': 'The IP address is not valid',
   'firewall.invalid_type': 'The duration is not valid',
   'firewall.unlimited_forbidden': 'You do not have permission for an unlimited duration',

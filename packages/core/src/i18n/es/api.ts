@@ -25,6 +25,7 @@ export const api = {
   'error.invalid_type': 'Tipo incorrecto para este campo',
   'error.invalid_value': 'Valor no válido',
   'error.invalid_id': 'No es un identificador válido (un número entero de 1 a 2147483647)',
+  'error.invalid_text': 'Este texto contiene caracteres que no se pueden guardar (un NUL o un carácter roto)',
   'firewall.invalid_ip': 'La dirección IP no es válida',
   'firewall.invalid_type': 'La duración no es válida',
   'firewall.unlimited_forbidden': 'No tienes permiso para una duración ilimitada',
