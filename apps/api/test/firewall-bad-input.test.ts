@@ -70,6 +70,10 @@ describe('firewall endpoints reject bad input and write nothing', () => {
       for (const ip of ['127.0.0.256', '127.0.0', 'localhost', '10.0.0.0/8', 'fe80::1%eth0', '', ' ', '1.2.3.4; deny all']) {
         await expectRejected(post(url, JSON.stringify({ ip })), 400, 'error.validation', { ip: 'firewall.invalid_ip' });
       }
+      // Valid addresses that name no single computer: an entry for them would mean nothing or all.
+      for (const ip of ['0.0.0.0', '::', '255.255.255.255']) {
+        await expectRejected(post(url, JSON.stringify({ ip })), 400, 'error.validation', { ip: 'firewall.not_a_host' });
+      }
       await expectRejected(post(url, '{"ip":"127.0.0.1","type":"HOUR_4"}'), 400, 'error.validation', { type: 'firewall.invalid_type' });
       await expectRejected(post(url, '{"ip":"127.0.0.1","type":"unlimited"}'), 400, 'error.validation', { type: 'firewall.invalid_type' });
     });

@@ -116,6 +116,7 @@ describe('firewall request schemas', () => {
     expect(bad({ ip: '300.1.1.1' })).toEqual([['ip', 'firewall.invalid_ip']]);
     expect(bad({ ip: '1.2.3.4', type: 'HOUR_5' })).toEqual([['type', 'firewall.invalid_type']]);
     expect(bad({ ip: 'x'.repeat(65) })?.[0]).toEqual(['ip', 'firewall.invalid_ip']);
+    for (const ip of ['0.0.0.0', '::', '::ffff:0.0.0.0', '0:0:0:0:0:0:0:0', '255.255.255.255']) expect(bad({ ip }), ip).toEqual([['ip', 'firewall.not_a_host']]);
     expect(firewallRequestSchema.safeParse({ ip: '1.2.3.4', extra: 1 }).error?.issues[0]?.code).toBe('unrecognized_keys');
     expect(firewallRequestSchema.safeParse({}).error?.issues[0]?.path).toEqual(['ip']);
     expect(firewallRequestSchema.safeParse({ ip: 1234 }).success).toBe(false);

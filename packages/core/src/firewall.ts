@@ -176,12 +176,24 @@ export function sameIp(a: string, b: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Request schemas (API route schemas and the web forms)
 
-/** An IP address; normalised to its canonical text. */
+/**
+ * Addresses that are valid but name no one computer, so an allow-list entry for them would mean
+ * nothing or everything: the unspecified addresses (0.0.0.0, ::) and the limited broadcast.
+ */
+export const NOT_HOST_ADDRESSES: ReadonlySet<string> = new Set(['0.0.0.0', '::', '255.255.255.255']);
+
+/** Can this (canonical) address stand in the allow-list: one computer's address? */
+export function isHostAddress(canonical: string): boolean {
+  return !NOT_HOST_ADDRESSES.has(canonical);
+}
+
+/** An IP address of one computer; normalised to its canonical text. */
 export const firewallIpSchema = z
   .string()
   .max(64, 'firewall.invalid_ip')
   .refine((v) => canonicalIp(v) !== null, 'firewall.invalid_ip')
-  .transform((v) => canonicalIp(v) as string);
+  .transform((v) => canonicalIp(v) as string)
+  .refine(isHostAddress, 'firewall.not_a_host');
 
 export const firewallTypeSchema = z.enum(FIREWALL_TYPES, { error: 'firewall.invalid_type' });
 

@@ -27,6 +27,7 @@ export const api = {
   'error.invalid_id': 'Not a valid id (a whole number from 1 to 2147483647)',
   'error.invalid_text': 'This text contains characters that cannot be stored (a NUL or a broken character)',
   'firewall.invalid_ip': 'The IP address is not valid',
+  'firewall.not_a_host': 'This address names no single computer (0.0.0.0, :: and 255.255.255.255 are not allowed)',
   'firewall.invalid_type': 'The duration is not valid',
   'firewall.unlimited_forbidden': 'You do not have permission for an unlimited duration',
   'firewall.entry_not_found': 'Firewall entry not found',

@@ -27,6 +27,7 @@ export const api = {
   'error.invalid_id': 'No es un identificador válido (un número entero de 1 a 2147483647)',
   'error.invalid_text': 'Este texto contiene caracteres que no se pueden guardar (un NUL o un carácter roto)',
   'firewall.invalid_ip': 'La dirección IP no es válida',
+  'firewall.not_a_host': 'Esta dirección no corresponde a un único equipo (no se admiten 0.0.0.0, :: ni 255.255.255.255)',
   'firewall.invalid_type': 'La duración no es válida',
   'firewall.unlimited_forbidden': 'No tienes permiso para una duración ilimitada',
   'firewall.entry_not_found': 'Entrada del cortafuegos no encontrada',
