@@ -21,7 +21,7 @@ import { assertProductionReady } from './lib/production-guard.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { modules } from './modules/index.ts';
 import { registerCors } from './plugins/cors.ts';
-import { createTokenService, registerAuth, resolveJwtSecret } from './plugins/auth.ts';
+import { createSessionIssuer, createTokenService, registerAuth, resolveJwtSecret } from './plugins/auth.ts';
 import { registerEnvelope, sendError } from './plugins/envelope.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerTextGuard, registerZodValidation, zodToOpenApi } from './plugins/validation.ts';
@@ -52,7 +52,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   const secret = await resolveJwtSecret(database, config.jwtSecret);
   const tokens = createTokenService(secret, { normal: config.tokenTtl, remember: config.tokenTtlRemember });
-  const ctx: AppContext = { config, database, tokens };
+  const sessionIssuer = createSessionIssuer(database, tokens);
+  const ctx: AppContext = { config, database, tokens, sessions: sessionIssuer };
 
   const app = Fastify({
     logger:
@@ -151,7 +152,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       header.replace(/\s*upgrade-insecure-requests;?/, '').replace("style-src 'self' https:", "style-src 'self' 'unsafe-inline'"),
   });
 
-  registerAuth(app, database, tokens, config.identityCacheMs);
+  registerAuth(app, database, tokens, config.identityCacheMs, sessionIssuer);
 
   // Background jobs (pg-boss, src/jobs): only when config.jobs. Started once every plugin is loaded
   // (ready), stopped when the app closes — preClose, so before the database is closed.

@@ -43,10 +43,17 @@ export interface Config {
   bodyLimit: number;
   /** Built web app served at / (SPA fallback); null to serve the API only. */
   webDist: string | null;
-  /** Failed sign-ins allowed per mail and per address within loginWindowSec. */
+  /**
+   * Sign-in limits over a sliding loginWindowSec: attempts per address and account
+   * (loginMaxPerMail) and per address (loginMaxPerIp) answer 429 beyond the limit; an account's
+   * failures from anywhere beyond loginSlowAfter slow its sign-ins (1 s doubling, at most
+   * loginSlowMaxMs) without blocking them.
+   */
   loginMaxPerMail: number;
   loginMaxPerIp: number;
   loginWindowSec: number;
+  loginSlowAfter: number;
+  loginSlowMaxMs: number;
   /** Welcome-panel look-ups allowed per source address per minute. */
   welcomeMaxPerMin: number;
   /** How long an instance caches a signed-in user's roles and ACL (ms); 0 reads them on every request. */
@@ -136,6 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginMaxPerMail: int(env.LOGIN_MAX_PER_MAIL, 5),
     loginMaxPerIp: int(env.LOGIN_MAX_PER_IP, 20),
     loginWindowSec: int(env.LOGIN_WINDOW_SEC, 15 * 60),
+    loginSlowAfter: int(env.LOGIN_SLOW_AFTER, 10),
+    loginSlowMaxMs: int(env.LOGIN_SLOW_MAX_MS, 5000),
     welcomeMaxPerMin: int(env.WELCOME_MAX_PER_MIN, 30),
     identityCacheMs: int(env.IDENTITY_CACHE_MS, nodeEnv === 'test' ? 0 : 5000),
     ...mailConfig(env, dataDir),

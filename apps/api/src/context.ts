@@ -1,12 +1,13 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import type { TokenService } from './plugins/auth.ts';
+import type { SessionIssuer, TokenService } from './plugins/auth.ts';
 
-/** What every module gets: configuration, the database and the token service. */
+/** What every module gets: configuration, the database, the token service and the session issuer. */
 export interface AppContext {
   config: Config;
   database: Database;
   tokens: TokenService;
+  sessions: SessionIssuer;
 }
 
 declare module 'fastify' {

@@ -185,7 +185,7 @@ describe('menus, roles and simulation', () => {
       expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/1/acl' }), 401, 'auth.token_missing');
     });
 
-    it("answers a role's ACL and audits the role simulation", async () => {
+    it("answers a role's ACL", async () => {
       const admin = users[DEMO.admin]!;
       const [finance] = await rows<{ id: number }>(dbOf(t.app), sql`select id from roles where name = 'FINANCE'`);
       const res = await t.app.inject({ url: `/v1/admin/role/${finance!.id}/acl`, headers: admin.headers });
@@ -194,18 +194,14 @@ describe('menus, roles and simulation', () => {
       expect(data).toMatchObject({ id: finance!.id, name: 'FINANCE' });
       expect(can(data.acl, '/v1/billing/ssp', 'approve')).toBe(true);
       expect(can(data.acl, '/v1/scheduler-api')).toBe(false);
-      const audit = await rows<{ actor_id: number; entity: string; entity_id: string; after: unknown }>(
-        dbOf(t.app),
-        sql`select actor_id, entity, entity_id, after from audit_log where action = 'simulate.role' order by id desc limit 1`,
-      );
-      expect(audit[0]).toMatchObject({ actor_id: admin.session.id, entity: 'role', entity_id: String(finance!.id), after: { name: 'FINANCE' } });
     });
 
     it('answers 404 for an unknown role and 400 for a bad id or extra query, writing nothing', async () => {
       const headers = users[DEMO.admin]!.headers;
       const before = await writeCounts(dbOf(t.app));
       expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/99999/acl', headers }), 404, 'admin.role_not_found');
-      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/abc/acl', headers }), 400, 'error.validation', { id: 'admin.role_not_found' });
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/abc/acl', headers }), 400, 'error.validation', { id: 'error.invalid_id' });
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/0x10/acl', headers }), 400, 'error.validation', { id: 'error.invalid_id' });
       expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/-1/acl', headers }), 400, 'error.validation');
       expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role/1/acl?verbose=1', headers }), 400, 'error.validation', { verbose: 'error.unknown_field' });
       expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role?page=2', headers }), 400, 'error.validation', { page: 'error.unknown_field' });
@@ -219,14 +215,15 @@ describe('menus, roles and simulation', () => {
       t.app.inject({ method: 'POST', url: '/v1/login/as', headers, payload: { id_user } });
 
     it("answers the user's session with simulated_by, audited, and the token acts as that user", async () => {
-      const admin = users[DEMO.admin]!;
+      const admin = await signIn(t.app, DEMO.admin);
       const financeId = users[DEMO.finance]!.session.id;
       const res = await loginAs(admin.headers, financeId);
       expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
       const session = sessionSchema.strict().parse(body(res).data);
-      expect(session).toMatchObject({ id: financeId, mail: DEMO.finance, simulated_by: { id: admin.session.id, mail: DEMO.admin, name: 'Carmen Ortega' } });
+      expect(session).toMatchObject({ id: financeId, mail: DEMO.finance, simulated_by: { id: admin.session.id, mail: DEMO.admin, name: 'Carmen Ortega' }, simulated_role: null });
       expect(session.roles.map((r) => r.name)).toEqual(['FINANCE']);
-      expect(decodeJwt(session.token)).toMatchObject({ sub: String(financeId), sim: admin.session.id });
+      expect(decodeJwt(session.token)).toMatchObject({ sub: String(financeId) });
       const [audit] = await rows<{ actor_id: number; simulated_by_id: number | null; entity_id: string; after: { mail: string } }>(
         dbOf(t.app),
         sql`select actor_id, simulated_by_id, entity_id, after from audit_log where action = 'simulate.user' order by id desc limit 1`,
@@ -240,21 +237,32 @@ describe('menus, roles and simulation', () => {
       expect(menu.has('menu.logs_parametrization')).toBe(false);
       expect(menu.has('menu.scheduler')).toBe(false);
 
-      // Refresh keeps the simulation.
+      // Refresh keeps the simulation (and ends the old simulated token).
       const refreshed = body<Session>(await t.app.inject({ url: '/v1/login/refresh', headers })).data;
       expect(refreshed.simulated_by).toMatchObject({ id: admin.session.id });
-      expect(decodeJwt(refreshed.token).sim).toBe(admin.session.id);
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/menu', headers }), 401, 'auth.token_expired');
+      const simHeaders = { authorization: `Bearer ${refreshed.token}` };
 
-      // While simulating, the real admin can still list roles and switch to another user…
-      expect((await t.app.inject({ url: '/v1/admin/role', headers })).statusCode).toBe(200);
+      // A simulated session acts as the user: no admin routes, and it never starts a simulation or
+      // gets the ADMIN's session back (not even with the ADMIN's own id).
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role', headers: simHeaders }), 403, 'admin.only');
+      expectErrorEnvelope(await loginAs(simHeaders, admin.session.id), 403, 'admin.only');
+      // The ADMIN's own session goes on meanwhile and switches to another user, ending the first simulation.
       const techId = users[DEMO.tech]!.session.id;
-      const switched = body<Session>(await loginAs(headers, techId)).data;
+      const switched = body<Session>(await loginAs(admin.headers, techId)).data;
       expect(switched).toMatchObject({ id: techId, simulated_by: { id: admin.session.id } });
-      // …and the admin's own id ends the simulation.
-      const back = await loginAs({ authorization: `Bearer ${switched.token}` }, admin.session.id);
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/menu', headers: simHeaders }), 401, 'auth.token_expired');
+      // Ending the simulation from the simulated session (the web app's "Back to my session"): logout.
+      const switchedHeaders = { authorization: `Bearer ${switched.token}` };
+      expect((await t.app.inject({ method: 'POST', url: '/v1/logout', headers: switchedHeaders })).statusCode).toBe(200);
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/menu', headers: switchedHeaders }), 401, 'auth.token_expired');
+      expect((await t.app.inject({ url: '/v1/admin/role', headers: admin.headers })).statusCode).toBe(200);
+      // The admin's own id ends a simulation from the admin's session, with a fresh admin session.
+      const again = body<Session>(await loginAs(admin.headers, techId)).data;
+      const back = await loginAs(admin.headers, admin.session.id);
       expect(back.statusCode, back.body).toBe(200);
       expect(body<Session>(back).data).toMatchObject({ id: admin.session.id, simulated_by: null });
-      expect(decodeJwt(body<Session>(back).data.token).sim).toBeUndefined();
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/menu', headers: { authorization: `Bearer ${again.token}` } }), 401, 'auth.token_expired');
       const actions = await rows<{ action: string; actor_id: number }>(
         dbOf(t.app),
         sql`select action, actor_id from audit_log where action like 'simulate.%' order by id desc limit 2`,
@@ -263,6 +271,90 @@ describe('menus, roles and simulation', () => {
         { action: 'simulate.stop', actor_id: admin.session.id },
         { action: 'simulate.user', actor_id: admin.session.id },
       ]);
+    });
+
+    it("simulates a role on the server: the role's ACL is enforced, and audits name the ADMIN and the role", async () => {
+      const admin = await signIn(t.app, DEMO.admin);
+      const [finance] = await rows<{ id: number }>(dbOf(t.app), sql`select id from roles where name = 'FINANCE'`);
+      const res = await t.app.inject({ method: 'POST', url: '/v1/login/as', headers: admin.headers, payload: { id_role: finance!.id } });
+      expect(res.statusCode, res.body).toBe(200);
+      const session = sessionSchema.strict().parse(body(res).data);
+      expect(session).toMatchObject({
+        id: admin.session.id,
+        mail: DEMO.admin,
+        roles: [{ id: finance!.id, name: 'FINANCE' }],
+        simulated_by: { id: admin.session.id },
+        simulated_role: { id: finance!.id, name: 'FINANCE' },
+      });
+      expect(can(session.acl, '/v1/billing/ssp', 'approve')).toBe(true);
+      const headers = { authorization: `Bearer ${session.token}` };
+      // The API answers with the role's ACL: reports yes, graphs and the admin routes no.
+      expect((await t.app.inject({ url: '/v1/reports/catalog', headers })).statusCode).toBe(200);
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/graphs/qps/demand?metrics=qps&ids=1', headers }), 403, 'auth.forbidden');
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role', headers }), 403, 'admin.only');
+      expect(titles(await menuOf(headers)).has('menu.scheduler')).toBe(false);
+      // A write while simulating is audited with the real ADMIN and the simulated role.
+      const fw = await t.app.inject({ method: 'POST', url: '/v1/firewall/ip', headers, payload: { ip: '127.0.0.1', type: 'HOUR_1' } });
+      expect(fw.statusCode, fw.body).toBe(200);
+      const [entry] = await rows<{ actor_id: number; simulated_by_id: number; simulated_role_id: number }>(
+        dbOf(t.app),
+        sql`select actor_id, simulated_by_id, simulated_role_id from audit_log where entity = 'firewall_entry' and action <> 'firewall.apply' order by id desc limit 1`,
+      );
+      expect(entry).toEqual({ actor_id: admin.session.id, simulated_by_id: admin.session.id, simulated_role_id: finance!.id });
+      const [started] = await rows<{ entity: string; entity_id: string; actor_id: number }>(
+        dbOf(t.app),
+        sql`select entity, entity_id, actor_id from audit_log where action = 'simulate.role' order by id desc limit 1`,
+      );
+      expect(started).toEqual({ entity: 'role', entity_id: String(finance!.id), actor_id: admin.session.id });
+      // Refresh keeps the role; the ADMIN's logout ends the simulation with it.
+      const refreshed = body<Session>(await t.app.inject({ url: '/v1/login/refresh', headers })).data;
+      expect(refreshed.simulated_role).toEqual({ id: finance!.id, name: 'FINANCE' });
+      const refreshedHeaders = { authorization: `Bearer ${refreshed.token}` };
+      expect((await t.app.inject({ url: '/v1/reports/catalog', headers: refreshedHeaders })).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'POST', url: '/v1/logout', headers: admin.headers })).statusCode).toBe(200);
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/reports/catalog', headers: refreshedHeaders }), 401, 'auth.token_expired');
+      expectErrorEnvelope(
+        await t.app.inject({ method: 'POST', url: '/v1/login/as', headers: (await signIn(t.app, DEMO.admin)).headers, payload: { id_role: 99_999 } }),
+        404,
+        'admin.role_not_found',
+      );
+    });
+
+    it("lets an ADMIN list a user's open sessions and end them", async () => {
+      const admin = await signIn(t.app, DEMO.admin);
+      const one = await signIn(t.app, DEMO.marketing);
+      const two = await signIn(t.app, DEMO.marketing, undefined, { remember: true });
+      const id = one.session.id;
+      const list = await t.app.inject({ url: `/v1/admin/users/${id}/sessions`, headers: admin.headers });
+      expect(list.statusCode, list.body).toBe(200);
+      const open = body<{ id: string; remember: boolean; ip: string | null; expires_at: string }[]>(list).data;
+      const ids = open.map((o) => o.id);
+      expect(ids).toContain(decodeJwt(one.token).jti);
+      expect(ids).toContain(decodeJwt(two.token).jti);
+      expect(open.find((o) => o.id === decodeJwt(two.token).jti)).toMatchObject({ remember: true, ip: '127.0.0.1' });
+      // One, then all.
+      const endOne = await t.app.inject({ method: 'DELETE', url: `/v1/admin/users/${id}/sessions/${decodeJwt(one.token).jti}`, headers: admin.headers });
+      expect(body(endOne).data).toEqual({ ended: 1 });
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/menu', headers: one.headers }), 401, 'auth.token_expired');
+      expect((await t.app.inject({ url: '/v1/admin/menu', headers: two.headers })).statusCode).toBe(200);
+      expectErrorEnvelope(
+        await t.app.inject({ method: 'DELETE', url: `/v1/admin/users/${id}/sessions/${decodeJwt(one.token).jti}`, headers: admin.headers }),
+        404,
+        'admin.session_not_found',
+      );
+      const endAll = await t.app.inject({ method: 'DELETE', url: `/v1/admin/users/${id}/sessions`, headers: admin.headers });
+      expect(body<{ ended: number }>(endAll).data.ended).toBeGreaterThanOrEqual(1);
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/menu', headers: two.headers }), 401, 'auth.token_expired');
+      expect(body<unknown[]>(await t.app.inject({ url: `/v1/admin/users/${id}/sessions`, headers: admin.headers })).data).toEqual([]);
+      const [audit] = await rows<{ actor_id: number; entity_id: string }>(
+        dbOf(t.app),
+        sql`select actor_id, entity_id from audit_log where action = 'user.sessions_end' order by id desc limit 1`,
+      );
+      expect(audit).toEqual({ actor_id: admin.session.id, entity_id: String(id) });
+      // Others may not; unknown users are 404.
+      expectErrorEnvelope(await t.app.inject({ url: `/v1/admin/users/${id}/sessions`, headers: users[DEMO.tech]!.headers }), 403, 'admin.only');
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/users/99999/sessions', headers: admin.headers }), 404, 'admin.user_not_found');
+      users[DEMO.marketing] = await signIn(t.app, DEMO.marketing);
     });
 
     it('refuses a user with no role, an unknown user, and non-admins', async () => {
@@ -285,12 +377,15 @@ describe('menus, roles and simulation', () => {
         select u.id, r.id from users u, roles r where u.mail = 'second.admin@adtech.example' and r.name = 'ADMIN'`);
       const second = await signIn(t.app, 'second.admin@adtech.example');
       const sim = body<Session>(await loginAs(second.headers, users[DEMO.marketing]!.session.id)).data;
-      const headers = { authorization: `Bearer ${sim.token}` };
-      expect((await t.app.inject({ url: '/v1/login/refresh', headers })).statusCode).toBe(200);
+      const first = { authorization: `Bearer ${sim.token}` };
+      const refreshed = await t.app.inject({ url: '/v1/login/refresh', headers: first });
+      expect(refreshed.statusCode).toBe(200);
+      const headers = { authorization: `Bearer ${body<Session>(refreshed).data.token}` };
       await db.execute(sql`delete from user_roles where user_id = ${second.session.id}`);
-      expectErrorEnvelope(await t.app.inject({ url: '/v1/login/refresh', headers }), 401, 'auth.token_invalid');
-      expectErrorEnvelope(await loginAs(headers, users[DEMO.finance]!.session.id), 403, 'admin.only');
-      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/role', headers }), 403, 'admin.only');
+      // The simulated session ends on every route, not only on refresh.
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/admin/menu', headers }), 401, 'auth.token_expired');
+      expectErrorEnvelope(await t.app.inject({ url: '/v1/login/refresh', headers }), 401, 'auth.token_expired');
+      expectErrorEnvelope(await loginAs(second.headers, users[DEMO.finance]!.session.id), 403, 'admin.only');
     });
 
     describe('bad input writes nothing', () => {
@@ -307,6 +402,12 @@ describe('menus, roles and simulation', () => {
           }
           expect(await writeCounts(dbOf(t.app)), c.name).toEqual(before);
         }
+        expectErrorEnvelope(
+          await t.app.inject({ method: 'POST', url: '/v1/login/as', headers: users[DEMO.admin]!.headers, payload: { id_user: 2, id_role: 1 } }),
+          400,
+          'error.validation',
+          { id_user: 'error.required' },
+        );
         for (const bad of [0, -5, 2 ** 31]) {
           expectErrorEnvelope(await loginAs(users[DEMO.admin]!.headers, bad), 400, 'error.validation', { id_user: 'error.invalid_value' });
         }

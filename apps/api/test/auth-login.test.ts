@@ -2,7 +2,7 @@ import { sessionSchema } from '@backoffice/core/schemas/auth';
 import { sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginMailKey } from '../src/modules/auth/service.ts';
+import { loginIpMailKey, loginMailKey } from '../src/modules/auth/service.ts';
 import {
   DEMO,
   DEMO_WITH_ROLES,
@@ -19,7 +19,8 @@ import { DEMO_PASSWORD, body, createTestApp, type TestApp } from './helpers.ts';
 describe('POST /v1/login', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    // Slowing by account starts after 3 failures and stays short, so the test can see it.
+    t = await createTestApp({ loginSlowAfter: 3, loginSlowMaxMs: 1500 });
   });
   afterAll(async () => t.close());
 
@@ -59,8 +60,9 @@ describe('POST /v1/login', () => {
     expect(normal.exp - now).toBeGreaterThanOrEqual(t.config.tokenTtl - 5);
     expect(normal.exp - now).toBeLessThanOrEqual(t.config.tokenTtl + 5);
     expect(remembered.exp - now).toBeGreaterThanOrEqual(t.config.tokenTtlRemember - 5);
-    expect(decodeJwt(remembered.token).rem).toBe(true);
-    expect(decodeJwt(normal.token).rem).toBeUndefined();
+    // The choice is the session's, kept in the database.
+    const kept = await rows<{ remember: boolean }>(dbOf(t.app), sql`select remember from sessions where id = ${decodeJwt(remembered.token).jti!}`);
+    expect(kept).toEqual([{ remember: true }]);
   });
 
   it('appends the primary domain to a mail without @ and compares in lowercase', async () => {
@@ -136,60 +138,113 @@ describe('POST /v1/login', () => {
     expect(JSON.stringify(audit)).not.toContain('Secret-Guess-123');
   });
 
-  describe('failed sign-in limits (database counters)', () => {
-    it('allows 5 failures per mail, then answers 429 with Retry-After even for the right password', async () => {
-      await awayFromWindowEdge(t.config.loginWindowSec, 20_000);
+  describe('sign-in limits (sliding windows in the database)', () => {
+    it("limits one address's attempts for an account (429, Retry-After), not the owner at another address", async () => {
       const mail = DEMO.marketing;
-      await dbOf(t.app).execute(sql`delete from rate_limits where key = ${loginMailKey(mail)}`);
-      for (let i = 0; i < 5; i++) expectErrorEnvelope(await login(mail, `wrong-${i}`), 401, 'auth.invalid_credentials');
-      const blocked = await login(mail, DEMO_PASSWORD);
+      const stranger = freshIp();
+      for (let i = 0; i < 5; i++) expectErrorEnvelope(await login(mail, `wrong-${i}`, {}, stranger), 401, 'auth.invalid_credentials');
+      const blocked = await login(mail, DEMO_PASSWORD, {}, stranger);
       expectErrorEnvelope(blocked, 429, 'auth.too_many_attempts');
       const retryAfter = Number(blocked.headers['retry-after']);
       expect(retryAfter).toBeGreaterThan(0);
-      expect(retryAfter).toBeLessThanOrEqual(t.config.loginWindowSec);
+      expect(retryAfter).toBeLessThanOrEqual(2 * t.config.loginWindowSec);
       expect(blocked.json().params).toMatchObject({ minutes: Math.ceil(retryAfter / 60) });
       expect(body(blocked).text).toBe(`Too many failed sign-in attempts. Try again in ${Math.ceil(retryAfter / 60)} minutes.`);
       // The counter is a database row, not process memory.
-      const [row] = await rows<{ count: number }>(dbOf(t.app), sql`select count from rate_limits where key = ${loginMailKey(mail)}`);
+      const [row] = await rows<{ count: number }>(dbOf(t.app), sql`select count from rate_limits where key = ${loginIpMailKey(stranger, mail)}`);
       expect(row!.count).toBeGreaterThanOrEqual(6);
-      // Other mails are not affected.
-      expect((await login(DEMO.tech)).statusCode).toBe(200);
-      // Once the window has passed (moved back in the table), the right password works again.
-      await dbOf(t.app).execute(sql`update rate_limits set window_start = window_start - interval '1 day' where key = ${loginMailKey(mail)}`);
-      expect((await login(mail)).statusCode).toBe(200);
+      // The stranger's five wrong passwords do not stop the user's own sign-in from another address.
+      expect((await login(mail, DEMO_PASSWORD, {}, freshIp())).statusCode).toBe(200);
+      // Nor another account from the stranger's address.
+      expect((await login(DEMO.tech, DEMO_PASSWORD, {}, stranger)).statusCode).toBe(200);
+      // Two windows later (moved back in the table), the stranger's address may try again.
+      await dbOf(t.app).execute(
+        sql`update rate_limits set window_start = window_start - make_interval(secs => ${2 * t.config.loginWindowSec}::int) where key = ${loginIpMailKey(stranger, mail)}`,
+      );
+      expect((await login(mail, DEMO_PASSWORD, {}, stranger)).statusCode).toBe(200);
     });
 
-    it("resets the mail's count on a successful sign-in", async () => {
-      await awayFromWindowEdge(t.config.loginWindowSec, 20_000);
-      const mail = DEMO.demandLead;
+    it('counts the previous clock window too: a burst just before a window ends is still limited after it', async () => {
+      // Not at the very end of a clock window (the moved attempts would then be two windows back).
+      await awayFromWindowEdge(t.config.loginWindowSec, 5000);
+      const mail = DEMO.schedulerViewer;
+      const ip = freshIp();
+      for (let i = 0; i < 6; i++) await login(mail, 'wrong', {}, ip);
+      // Move the six attempts into the previous clock window: a fixed window would forget them.
+      await dbOf(t.app).execute(
+        sql`update rate_limits set window_start = window_start - make_interval(secs => ${t.config.loginWindowSec}::int) where key = ${loginIpMailKey(ip, mail)}`,
+      );
+      const [clock] = await rows<{ elapsed: number }>(
+        dbOf(t.app),
+        sql`select (extract(epoch from now())::numeric % ${t.config.loginWindowSec})::float8 as elapsed`,
+      );
+      // The six attempts count with the part of the previous window still within the last 15
+      // minutes: limited while more than a third of it is (then 6 x weight + this attempt > 5).
+      const w = t.config.loginWindowSec;
+      const boundary = w / 3;
+      if (Math.abs(Number(clock!.elapsed) - boundary) < 3) await new Promise((r) => setTimeout(r, 6000));
+      const res = await login(mail, DEMO_PASSWORD, {}, ip);
+      const [after] = await rows<{ elapsed: number }>(dbOf(t.app), sql`select (extract(epoch from now())::numeric % ${w})::float8 as elapsed`);
+      expect(res.statusCode).toBe(Number(after!.elapsed) < boundary ? 429 : 200);
+    });
+
+    it("slows (never blocks) an account's sign-ins after failures from many addresses; the right password still works", async () => {
+      const mail = DEMO.sspLead;
       await dbOf(t.app).execute(sql`delete from rate_limits where key = ${loginMailKey(mail)}`);
-      for (let i = 0; i < 4; i++) expect((await login(mail, 'wrong')).statusCode).toBe(401);
-      expect((await login(mail)).statusCode).toBe(200);
-      const left = await rows(dbOf(t.app), sql`select 1 from rate_limits where key = ${loginMailKey(mail)}`);
-      expect(left).toHaveLength(0);
-      // A fresh allowance of 5 failures.
-      for (let i = 0; i < 5; i++) expect((await login(mail, 'wrong')).statusCode).toBe(401);
-      expect((await login(mail, 'wrong')).statusCode).toBe(429);
-      expect((await login(mail)).statusCode).toBe(429);
+      // Three failures from three addresses: no delay yet (slowing starts after 3).
+      for (let i = 0; i < 3; i++) expectErrorEnvelope(await login(mail, 'wrong', {}, freshIp()), 401, 'auth.invalid_credentials');
+      let started = Date.now();
+      expectErrorEnvelope(await login(mail, 'wrong', {}, freshIp()), 401, 'auth.invalid_credentials');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      started = Date.now();
+      const owner = await login(mail, DEMO_PASSWORD, {}, freshIp());
+      expect(owner.statusCode).toBe(200);
+      // 1 s doubled for the fifth attempt, capped at LOGIN_SLOW_MAX_MS (1.5 s here).
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1450);
+      // The right password forgot the account's failures: no delay now.
+      started = Date.now();
+      expect((await login(mail, DEMO_PASSWORD, {}, freshIp())).statusCode).toBe(200);
+      expect(Date.now() - started).toBeLessThan(900);
     });
 
-    it('allows 20 failures per address across mails, then 429 for that address only', async () => {
-      await awayFromWindowEdge(t.config.loginWindowSec, 30_000);
+    it('allows 20 attempts per address across mails, then 429 for that address only', async () => {
       const ip = freshIp();
       // Successes from the address do not use its allowance.
-      for (let i = 0; i < 3; i++) expect((await login(DEMO.sspLead, DEMO_PASSWORD, {}, ip)).statusCode).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await login(DEMO.finance, DEMO_PASSWORD, {}, ip)).statusCode).toBe(200);
       for (let i = 0; i < 20; i++) {
         const res = await login(`someone${i}@adtech.example`, 'wrong', {}, ip);
         expect(res.statusCode, `attempt ${i + 1}`).toBe(401);
       }
-      const blocked = await login(DEMO.sspLead, DEMO_PASSWORD, {}, ip);
+      const blocked = await login(DEMO.finance, DEMO_PASSWORD, {}, ip);
       expectErrorEnvelope(blocked, 429, 'auth.too_many_attempts');
       expect(blocked.headers['retry-after']).toBeDefined();
       // The same user from another address is fine.
-      expect((await login(DEMO.sspLead, DEMO_PASSWORD, {}, freshIp())).statusCode).toBe(200);
+      expect((await login(DEMO.finance, DEMO_PASSWORD, {}, freshIp())).statusCode).toBe(200);
       // The crossing of the limit is audited once.
       const audits = await rows(dbOf(t.app), sql`select 1 from audit_log where ip = ${ip} and after->>'reason' = 'too_many_attempts'`);
       expect(audits).toHaveLength(1);
+    });
+
+    it('behind a proxy (TRUST_PROXY), limits by the client address the proxy reports', async () => {
+      const proxied = await createTestApp({ trustProxy: true });
+      try {
+        const via = (client: string, password: string) =>
+          proxied.app.inject({
+            method: 'POST',
+            url: '/v1/login',
+            payload: { email: DEMO.finance, password },
+            remoteAddress: '10.0.0.2',
+            headers: { 'x-forwarded-for': client },
+          });
+        for (let i = 0; i < 5; i++) expect((await via('203.0.113.7', 'wrong')).statusCode).toBe(401);
+        expect((await via('203.0.113.7', DEMO_PASSWORD)).statusCode).toBe(429);
+        // Another client behind the same proxy is not limited.
+        expect((await via('203.0.113.8', DEMO_PASSWORD)).statusCode).toBe(200);
+        const keys = await rows<{ key: string }>(dbOf(proxied.app), sql`select key from rate_limits where key like 'login:ipmail:%' order by key`);
+        expect(keys.map((k) => k.key)).toEqual([`login:ipmail:203.0.113.7|${DEMO.finance}`]);
+      } finally {
+        await proxied.close();
+      }
     });
   });
 

@@ -34,7 +34,7 @@ export async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[
 /** Row counts of every table an endpoint could write to. */
 export async function writeCounts(db: Db): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const t of ['audit_log', 'rate_limits', 'users', 'user_roles', 'roles', 'staff', 'settings']) out[t] = await countRows(db, t);
+  for (const t of ['audit_log', 'rate_limits', 'sessions', 'users', 'user_roles', 'roles', 'staff', 'settings']) out[t] = await countRows(db, t);
   const [sum] = await rows<{ s: number }>(db, sql`select coalesce(sum(count), 0)::int as s from rate_limits`);
   out.rate_limit_hits = Number(sum!.s);
   return out;

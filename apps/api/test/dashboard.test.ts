@@ -88,7 +88,7 @@ describe('dashboard', () => {
 
   it('compares today with the same wall time of yesterday and last week, across a DST change', async () => {
     const admin = await signIn(t.app, 'admin@adtech.example');
-    const caller = { ...admin.session, mail: 'admin@adtech.example', name: 'Admin', simulatedBy: null, remember: false, exp: 0 };
+    const caller = { ...admin.session, mail: 'admin@adtech.example', name: 'Admin', simulatedBy: null, simulatedRole: null, sessionId: 'test', remember: false, exp: 0 };
     const at = (iso: string) => Date.parse(iso);
     // Monday 31 March 2025, 14:30 in Madrid (CEST): the day before had 23 hours (spring forward).
     const d = (await dashboard(t.app.ctx, caller, 'Europe/Madrid', ['tiles'], 'en', at('2025-03-31T12:30:00Z'))) as unknown as Dashboard;
@@ -113,7 +113,7 @@ describe('dashboard', () => {
     const [role] = await query<{ id: number }>(t.app.ctx.database, `INSERT INTO roles (name, acl) VALUES ('GRAPHS_ONLY', '{"/v1/graphs":["read"]}') RETURNING id`);
     const [user] = await query<{ id: number }>(t.app.ctx.database, `INSERT INTO users (mail, name, password_hash) VALUES ('graphs@adtech.example', 'Graphs Only', 'x') RETURNING id`);
     await query(t.app.ctx.database, `INSERT INTO user_roles (user_id, role_id) VALUES ($1, $2)`, [user!.id, role!.id]);
-    const { token } = await t.app.tokens.sign(Number(user!.id), {});
+    const { token } = await t.app.sessions.issue(Number(user!.id));
     const res = await t.app.inject({ url: '/v1/dashboard', headers: { authorization: `Bearer ${token}` } });
     const d = body<Dashboard>(res).data;
     expect(d.money_visible).toBe(false);

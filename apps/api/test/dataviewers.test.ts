@@ -1,5 +1,6 @@
 /** Saved DataViewers: save, open, rename, share with roles, delete; ownership ACL and audit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userWithAcl } from './firewall-fixtures.ts';
 import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
 import { query } from '../src/reports-data/sql.ts';
 
@@ -95,6 +96,28 @@ describe('saved DataViewers', () => {
 
     const audits = await query<{ action: string }>(t.app.ctx.database, `SELECT action FROM audit_log WHERE entity = 'dataviewer' AND entity_id = $1 ORDER BY id`, [String(dv.id)]);
     expect(audits.map((a) => a.action)).toEqual(['create', 'update', 'update', 'delete']);
+  });
+
+  it("needs 'write' on saved DataViewers to save, change, share, delete and schedule; 'read' on reports runs and opens them", async () => {
+    const readOnly = await userWithAcl(t.app, 'reports.reader@adtech.example', { '/v1/reports': ['read'] });
+    const mine = body<Dv>(await create({ name: 'Shared with readers', definition }, admin)).data;
+    // Opening and listing: allowed.
+    expect((await t.app.inject({ url: '/v1/reports/dataviewers', headers: readOnly.headers })).statusCode).toBe(200);
+    // Every write: 403, and nothing changes.
+    const denied = [
+      await create({ name: 'Mine', definition }, readOnly.headers),
+      await t.app.inject({ method: 'PATCH', url: `/v1/reports/dataviewers/${mine.id}`, payload: { name: 'x' }, headers: readOnly.headers }),
+      await t.app.inject({ method: 'DELETE', url: `/v1/reports/dataviewers/${mine.id}`, headers: readOnly.headers }),
+      await t.app.inject({ method: 'POST', url: `/v1/reports/dataviewers/${mine.id}/schedules`, payload: {}, headers: readOnly.headers }),
+    ];
+    for (const res of denied) expect(body(res).message, res.body).toBe('auth.forbidden');
+    expect(denied.map((r) => r.statusCode)).toEqual([403, 403, 403, 403]);
+    expect(body<Dv>(await t.app.inject({ url: `/v1/reports/dataviewers/${mine.id}`, headers: admin })).data.name).toBe('Shared with readers');
+    // With write granted, the same person saves their own.
+    const writer = await userWithAcl(t.app, 'reports.writer@adtech.example', { '/v1/reports': ['read'], '/v1/reports/dataviewers': ['read', 'write'] });
+    const saved = await create({ name: 'Mine', definition }, writer.headers);
+    expect(saved.statusCode, saved.body).toBe(201);
+    expect(body<Dv>(saved).data.can_edit).toBe(true);
   });
 
   it('lists the roles to share with for anyone with reports (not only ADMIN), and refuses people without reports', async () => {

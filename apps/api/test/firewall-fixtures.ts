@@ -15,7 +15,7 @@ export async function userWithAcl(app: FastifyInstance, mail: string, acl: Acl, 
   const [role] = await db.insert(roles).values({ name: roleName, acl }).returning();
   const [user] = await db.insert(users).values({ mail, name: mail.split('@')[0]!, passwordHash: 'not-a-login-user' }).returning();
   await db.insert(userRoles).values({ userId: user!.id, roleId: role!.id });
-  const { token } = await app.tokens.sign(user!.id, {});
+  const { token } = await app.sessions.issue(user!.id);
   return { id: user!.id, roleId: role!.id, headers: { authorization: `Bearer ${token}` } };
 }
 

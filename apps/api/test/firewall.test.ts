@@ -144,8 +144,12 @@ describe('IP firewall API', () => {
       expect(body(refused)).toMatchObject({ status: 'error', message: 'firewall.unlimited_forbidden', text: 'No tienes permiso para una duración ilimitada' });
       const granted = await allow(tech, { ip: '127.0.0.1', type: 'UNLIMITED' });
       expect(body<Update>(granted).data.entry).toMatchObject({ type: 'UNLIMITED', expires_at: null, status: 'ACTIVE' });
-      const viaAcl = await userWithAcl(app, 'unl@adtech.example', { '/v1/firewall': ['read', 'firewall_unlimited'] });
+      const viaAcl = await userWithAcl(app, 'unl@adtech.example', { '/v1/firewall': ['read', 'write', 'firewall_unlimited'] });
       expect((await allow(viaAcl.headers, { ip: '127.0.0.1', type: 'UNLIMITED' })).statusCode).toBe(200);
+      // Allow-listing is a write: read (even with firewall_unlimited) only shows the control.
+      const readOnly = await userWithAcl(app, 'ro@adtech.example', { '/v1/firewall': ['read', 'firewall_unlimited'] });
+      expect((await allow(readOnly.headers, { ip: '127.0.0.1', type: 'HOUR_1' })).statusCode).toBe(403);
+      expect((await app.inject({ url: '/v1/firewall/ip', headers: readOnly.headers })).statusCode).toBe(200);
     });
 
     it('non-admins may only allow-list their own address; admins any address (IPv4 or IPv6)', async () => {

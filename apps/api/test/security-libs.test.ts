@@ -1,7 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from '../src/lib/password.ts';
-import { hitRateLimit, peekRateLimit, pruneRateLimits, refundRateLimit, resetRateLimit, tooManyRequests } from '../src/lib/rate-limit.ts';
+import {
+  hitRateLimit,
+  peekRateLimit,
+  slidingState,
+  pruneRateLimits,
+  refundRateLimit,
+  resetRateLimit,
+  tooManyRequests,
+} from '../src/lib/rate-limit.ts';
 import { awayFromWindowEdge, dbOf, rows } from './auth-support.ts';
 import { createTestApp, DEMO_PASSWORD, type TestApp } from './helpers.ts';
 
@@ -24,7 +32,15 @@ describe('password hashing (scrypt)', () => {
   });
 
   it('never matches a malformed or hostile hash', async () => {
-    for (const stored of ['', 'plain', 'scrypt$1$2$3', 'bcrypt$16384$8$1$c2FsdA==$a2V5', 'scrypt$16384$8$1$$a2V5', 'scrypt$4194304$8$1$c2FsdA==$a2V5', 'scrypt$1000$8$1$c2FsdA==$a2V5']) {
+    for (const stored of [
+      '',
+      'plain',
+      'scrypt$1$2$3',
+      'bcrypt$16384$8$1$c2FsdA==$a2V5',
+      'scrypt$16384$8$1$$a2V5',
+      'scrypt$4194304$8$1$c2FsdA==$a2V5',
+      'scrypt$1000$8$1$c2FsdA==$a2V5',
+    ]) {
       expect(await verifyPassword('x', stored), stored).toBe(false);
     }
   });
@@ -46,7 +62,7 @@ describe('database rate limiter', () => {
   afterAll(async () => t.close());
   const rule = { max: 3, windowSec: 600 };
 
-  it('counts hits in a fixed window and limits after max', async () => {
+  it('counts hits in the sliding window and limits after max', async () => {
     await awayFromWindowEdge(rule.windowSec, 10_000);
     const db = dbOf(t.app);
     const states = [];
@@ -55,7 +71,8 @@ describe('database rate limiter', () => {
     expect(states.map((s) => s.limited)).toEqual([false, false, false, true, true]);
     expect(states[0]!.remaining).toBe(2);
     expect(states[4]!.retryAfterSec).toBeGreaterThan(0);
-    expect(states[4]!.retryAfterSec).toBeLessThanOrEqual(600);
+    // Past max within this window: into the next one, while this window's hits decay.
+    expect(states[4]!.retryAfterSec).toBeLessThanOrEqual(2 * 600);
     expect((await peekRateLimit(db, 'test:a', rule)).count).toBe(5);
     await refundRateLimit(db, 'test:a', states[4]!, 2);
     expect((await peekRateLimit(db, 'test:a', rule)).count).toBe(3);
@@ -67,8 +84,12 @@ describe('database rate limiter', () => {
   it('is atomic under concurrent hits (one upsert each)', async () => {
     await awayFromWindowEdge(rule.windowSec, 10_000);
     const db = dbOf(t.app);
-    const states = await Promise.all(Array.from({ length: 12 }, () => hitRateLimit(db, 'test:concurrent', { max: 5, windowSec: 600 })));
-    expect(states.map((s) => s.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    const states = await Promise.all(
+      Array.from({ length: 12 }, () => hitRateLimit(db, 'test:concurrent', { max: 5, windowSec: 600 })),
+    );
+    expect(states.map((s) => s.count).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 12 }, (_, i) => i + 1),
+    );
     expect(states.filter((s) => !s.limited)).toHaveLength(5);
   });
 
@@ -79,20 +100,51 @@ describe('database rate limiter', () => {
     await hitRateLimit(db, 'test:refund', rule);
     // The window moves on while the request runs: its hits now sit in the previous window and the
     // current one has counted 2 hits of other requests.
-    await db.execute(sql`update rate_limits set window_start = window_start - make_interval(secs => ${rule.windowSec}::int) where key = 'test:refund'`);
+    await db.execute(
+      sql`update rate_limits set window_start = window_start - make_interval(secs => ${rule.windowSec}::int) where key = 'test:refund'`,
+    );
     await hitRateLimit(db, 'test:refund', rule);
     const current = await hitRateLimit(db, 'test:refund', rule);
     const earlier = { ...hit, windowStartSec: hit.windowStartSec - rule.windowSec };
     await refundRateLimit(db, 'test:refund', earlier);
-    const counts = await rows<{ count: number }>(db, sql`select count from rate_limits where key = 'test:refund' order by window_start`);
-    expect(counts.map((r) => Number(r.count))).toEqual([1, current.count]);
-    expect(current.count).toBe(2);
+    const counts = await rows<{ count: number }>(
+      db,
+      sql`select count from rate_limits where key = 'test:refund' order by window_start`,
+    );
+    expect(counts.map((r) => Number(r.count))).toEqual([1, 2]);
+    // The sliding count of the current hit included the previous window's two hits, weighted.
+    expect(current.count).toBeGreaterThanOrEqual(2);
+    expect(current.count).toBeLessThanOrEqual(4);
+  });
+
+  it('slides: the previous window counts by the part of it still within the last windowSec', () => {
+    const w = { max: 5, windowSec: 900 };
+    // Start of a window: the previous window counts fully.
+    expect(slidingState(0, 6, 0, 0, w)).toMatchObject({ count: 6, limited: true });
+    // A third in: two thirds of it remain.
+    expect(slidingState(1, 6, 300, 0, w)).toMatchObject({ count: 5, limited: false, remaining: 0 });
+    // Half-way: 6 x 0.5 + 2 = 5.
+    expect(slidingState(2, 6, 450, 0, w)).toMatchObject({ count: 5, limited: false });
+    expect(slidingState(3, 6, 450, 0, w)).toMatchObject({ count: 6, limited: true });
+    // Retry-After: when one more hit is allowed (weighted count at most max - 1).
+    // 6 x (1 - (e + t)/900) + 1 <= 4  =>  e + t >= 450: from e = 100, 350 s.
+    expect(slidingState(1, 6, 100, 0, w).retryAfterSec).toBe(350);
+    // This window alone is over: into the next one, where its 6 decay: 6 x (1 - t/900) <= 4 => t >= 300.
+    expect(slidingState(6, 0, 600, 0, w).retryAfterSec).toBe(300 + 300);
+    expect(slidingState(0, 0, 10, 0, w)).toMatchObject({
+      count: 0,
+      limited: false,
+      remaining: 5,
+      retryAfterSec: 1,
+    });
   });
 
   it('starts a new window after windowSec and prunes old windows', async () => {
     const db = dbOf(t.app);
     await hitRateLimit(db, 'test:old', rule);
-    await db.execute(sql`update rate_limits set window_start = window_start - interval '2 days' where key = 'test:old'`);
+    await db.execute(
+      sql`update rate_limits set window_start = window_start - interval '2 days' where key = 'test:old'`,
+    );
     // Pruned before the next hit: a hit prunes by itself once in a hundred (hitRateLimit), which
     // made the count below 0 when it ran in between.
     expect(await pruneRateLimits(db)).toBeGreaterThanOrEqual(1);
@@ -102,7 +154,10 @@ describe('database rate limiter', () => {
   });
 
   it('builds the 429 error with minutes and Retry-After', () => {
-    const err = tooManyRequests({ count: 9, limited: true, remaining: 0, retryAfterSec: 61, windowStartSec: 0 }, 'auth.too_many_attempts');
+    const err = tooManyRequests(
+      { count: 9, limited: true, remaining: 0, retryAfterSec: 61, windowStartSec: 0 },
+      'auth.too_many_attempts',
+    );
     expect(err.statusCode).toBe(429);
     expect(err.params).toEqual({ minutes: 2, seconds: 61 });
     expect(err.headers).toEqual({ 'retry-after': '61' });

@@ -16,6 +16,13 @@ export * from './time-zones.ts';
 // ---------------------------------------------------------------------------------------------
 // Enumerated dimension values. The database stores their position + 1 (smallint): APPEND ONLY.
 
+/**
+ * The ACL resource of saved DataViewers and their schedules. Opening them needs 'read' on
+ * /v1/reports (which covers this path); saving, changing, sharing, deleting, scheduling and
+ * sending need 'write' on this resource (docs/decisions/010-read-and-write-actions.md).
+ */
+export const DATAVIEWERS_RESOURCE = '/v1/reports/dataviewers';
+
 export const COUNTRIES = [
   'US', 'GB', 'DE', 'FR', 'ES', 'IT', 'NL', 'BE', 'PT', 'IE', 'SE', 'NO', 'DK', 'FI', 'PL', 'AT', 'CH', 'CZ',
   'RO', 'GR', 'CA', 'MX', 'BR', 'AR', 'CO', 'CL', 'PE', 'JP', 'KR', 'IN', 'ID', 'TH', 'VN', 'PH', 'AU', 'NZ',

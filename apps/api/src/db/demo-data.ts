@@ -28,6 +28,8 @@ const ALL = ['*'];
 const FIREWALL: Acl = { '/v1/firewall': RW };
 /** The profile menu's Signature item. */
 const SIGNATURE: Acl = { '/v1/signatures': RW };
+/** Reports: run and export them, open shared DataViewers, and save, share and schedule one's own. */
+const REPORTS: Acl = { '/v1/reports': R, '/v1/reports/dataviewers': RW };
 
 export const DEMO_ROLES: readonly DemoRole[] = [
   {
@@ -44,7 +46,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
       '/v1/deals': RW,
       '/v1/agencies': RW,
       '/v1/budgets': R,
-      '/v1/reports': R,
+      ...REPORTS,
       '/v1/graphs': R,
       ...FIREWALL,
       ...SIGNATURE,
@@ -57,7 +59,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
       '^/v1/(partners/demand|floors|deals|agencies)(/.*)?$': ALL,
       '/v1/budgets': RW,
       '/v1/precreation': RW,
-      '/v1/reports': R,
+      ...REPORTS,
       '/v1/finance-reports': R,
       '/v1/graphs': R,
       '/v1/billing/ssp': R,
@@ -73,7 +75,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
       '/v1/campaigns': RW,
       '/v1/partners/publishers': R,
       '/v1/precreation': RW,
-      '/v1/reports': R,
+      ...REPORTS,
       '/v1/budgets': R,
       ...FIREWALL,
       ...SIGNATURE,
@@ -87,7 +89,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
       '/v1/partners/publishers': RW,
       '/v1/partners/demand': R,
       '/v1/budgets': RW,
-      '/v1/reports': R,
+      ...REPORTS,
       '/v1/finance-reports': R,
       '/v1/billing/performance': R,
       '/v1/payouts': R,
@@ -152,7 +154,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
       '^/v1/(billing|invoices|payouts|prepayments)(/.*)?$': RWA,
       '/v1/finances': ALL,
       '/v1/finance-reports': R,
-      '/v1/reports': R,
+      ...REPORTS,
       '/v1/companies': R,
       ...FIREWALL,
       ...SIGNATURE,
@@ -189,7 +191,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
       '/v1/precreation': RW,
       '/v1/billing/ssp': R,
       '/v1/stats-manual': R,
-      '/v1/reports': R,
+      ...REPORTS,
       '/v1/graphs': R,
       ...FIREWALL,
       ...SIGNATURE,
@@ -208,7 +210,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
       '/v1/payouts': R,
       '/v1/stats-manual': RW,
       '/v1/ssp-logs': R,
-      '/v1/reports': R,
+      ...REPORTS,
       '/v1/finance-reports': R,
       '/v1/graphs': R,
       ...FIREWALL,

@@ -107,8 +107,44 @@ export const auditLog = pgTable(
     entityId: text('entity_id'),
     before: jsonb('before'),
     after: jsonb('after'),
+    /** The role an ADMIN was simulating (role simulation: actor and simulated_by are the ADMIN). */
+    simulatedRoleId: integer('simulated_role_id'),
   },
   (t) => [index('audit_log_entity_idx').on(t.entity, t.entityId, t.at), index('audit_log_at_idx').on(t.at)],
+);
+
+/**
+ * Sign-in sessions: one row per issued token (its `jti`). A token is valid while its row is neither
+ * revoked nor expired. Simulations are sessions too: `simulated_by` is the ADMIN, `parent_id` the
+ * ADMIN's own session that started it, and `simulated_role_id` the role of a role simulation (then
+ * `user_id` is the ADMIN). A trigger (migration 0006) revokes a user's sessions when the password
+ * changes or the account is disabled, whoever makes the change.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    simulatedBy: integer('simulated_by').references(() => users.id, { onDelete: 'cascade' }),
+    simulatedRoleId: integer('simulated_role_id').references(() => roles.id, { onDelete: 'cascade' }),
+    parentId: text('parent_id'),
+    remember: boolean('remember').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** logout, refreshed, simulation_ended, password_changed, user_disabled, ended_by_admin */
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [
+    index('sessions_user_idx').on(t.userId, t.expiresAt),
+    index('sessions_parent_idx').on(t.parentId),
+    index('sessions_simulated_by_idx').on(t.simulatedBy),
+    index('sessions_expires_idx').on(t.expiresAt),
+  ],
 );
 
 /** Fixed-window counters shared by every instance (sign-in limits, public look-ups). */

@@ -1,6 +1,8 @@
-/** Housekeeping of the jobs themselves. */
+/** Housekeeping: the jobs' own runs, ended and expired sessions, old rate-limit counters. */
 import { lt, sql } from 'drizzle-orm';
 import { jobRuns } from '../db/schema.ts';
+import { pruneRateLimits } from '../lib/rate-limit.ts';
+import { pruneSessions } from '../plugins/sessions.ts';
 import type { JobDefinition } from './types.ts';
 
 /** How long job_runs rows are kept. */
@@ -15,6 +17,8 @@ export const pruneJobRunsJob: JobDefinition = {
       .delete(jobRuns)
       .where(lt(jobRuns.startedAt, sql`now() - make_interval(days => ${JOB_RUNS_RETENTION_DAYS}::int)`))
       .returning({ id: jobRuns.id });
-    return { deleted: deleted.length };
+    const sessions = await pruneSessions(jc.ctx.database.db);
+    const counters = await pruneRateLimits(jc.ctx.database.db);
+    return { deleted: deleted.length, sessions, counters };
   },
 };

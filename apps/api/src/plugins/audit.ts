@@ -1,4 +1,9 @@
-/** Audit records for every state-changing call: actor, simulated-by, source address, action, entity, before, after. */
+/**
+ * Audit records for every state-changing call: actor, simulated-by, simulated role, source address,
+ * action, entity, before, after. While an ADMIN simulates a user, the actor is the user and
+ * simulated_by the ADMIN; while simulating a role, the actor and simulated_by are the ADMIN and
+ * simulated_role_id the role.
+ */
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
@@ -12,6 +17,8 @@ export interface AuditEntry {
   /** Defaults to the request's caller. */
   actorId?: number | null;
   simulatedById?: number | null;
+  /** Defaults to the request's simulated role (role simulation). */
+  simulatedRoleId?: number | null;
 }
 
 /** Writes one audit record; pass a transaction as `db` to keep it atomic with the change. */
@@ -19,6 +26,7 @@ export async function audit(db: Db, request: FastifyRequest | null, entry: Audit
   await db.insert(auditLog).values({
     actorId: entry.actorId !== undefined ? entry.actorId : (request?.caller?.id ?? null),
     simulatedById: entry.simulatedById !== undefined ? entry.simulatedById : (request?.caller?.simulatedBy ?? null),
+    simulatedRoleId: entry.simulatedRoleId !== undefined ? entry.simulatedRoleId : (request?.caller?.simulatedRole?.id ?? null),
     ip: request?.ip ?? null,
     action: entry.action,
     entity: entry.entity,

@@ -1,11 +1,19 @@
 /**
- * Authentication (JWT, HS256, `exp` in seconds) and authorisation: every /v1 route declares what it
- * needs in `config.auth`, and the same ACL engine as the web app (@backoffice/core/acl) decides.
+ * Authentication (JWT, HS256, `exp` in seconds, `jti` naming a session kept in the database) and
+ * authorisation: every /v1 route declares what it needs in `config.auth`, and the same ACL engine
+ * as the web app (@backoffice/core/acl) decides.
  *   { public: true }                      no token needed
  *   { authenticated: true }               any signed-in user
- *   { admin: true }                       ADMIN only
- *   { permission: { resource, action? } } ADMIN, or an ACL that grants it
+ *   { admin: true }                       ADMIN only (the session's roles: a simulated role is not ADMIN)
+ *   { permission: { resource, action? } } ADMIN, or an ACL that grants it. Without an action the
+ *                                         method decides: GET and HEAD need 'read', any other
+ *                                         method 'write' (docs/decisions/010-read-and-write-actions.md).
  * A /v1 route without `config.auth` makes the server refuse to start.
+ *
+ * A token is accepted while its session is open (plugins/sessions.ts). The session also carries a
+ * simulation: a simulated user's session answers with that user's identity and ACL, a simulated
+ * role's with the ADMIN's identity and that role's roles and ACL; either ends when the simulating
+ * account stops being an active ADMIN.
  */
 import { isAdmin, isAllowed, mergeAcls, type Acl, type Permission, type RoleRef } from '@backoffice/core/acl';
 import { eq, and } from 'drizzle-orm';
@@ -15,6 +23,7 @@ import crypto from 'node:crypto';
 import type { Database } from '../db/client.ts';
 import { roles, settings, userRoles, users } from '../db/schema.ts';
 import { AppError, forbidden, unauthorized } from '../lib/errors.ts';
+import { cachedSession, insertSession, newSessionId, peekSession, type SessionRecord } from './sessions.ts';
 
 export type RouteAuth =
   | { public: true }
@@ -28,9 +37,13 @@ export interface Caller {
   name: string;
   roles: RoleRef[];
   acl: Acl;
-  /** The ADMIN who is simulating this user, if any. */
+  /** The ADMIN who is simulating (this user, or a role), if any. */
   simulatedBy: number | null;
-  /** Token claims. */
+  /** The simulated role of a role simulation (then `id` is the ADMIN's own id). */
+  simulatedRole: { id: number; name: string } | null;
+  /** The session (token `jti`) of this request. */
+  sessionId: string;
+  /** The session's "remember" choice and expiry (seconds since the epoch). */
   remember: boolean;
   exp: number;
 }
@@ -44,22 +57,63 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     tokens: TokenService;
+    sessions: SessionIssuer;
   }
 }
 
 export interface TokenClaims {
   sub: string;
-  /** id of the simulating ADMIN */
-  sim?: number;
-  rem?: boolean;
+  /** The session id. */
+  jti: string;
 }
 
 export interface TokenService {
-  sign(userId: number, opts: { remember?: boolean; simulatedBy?: number | null; ttlSec?: number }): Promise<{ token: string; exp: number }>;
+  /** A signed token for a session; `exp` is its expiry (at most `maxExp`, when given). */
+  sign(userId: number, opts: { sessionId: string; remember?: boolean; ttlSec?: number; maxExp?: number }): Promise<{ token: string; exp: number }>;
   verify(token: string): Promise<TokenClaims & { exp: number }>;
   /** The claims of a token this service already verified, without a promise; undefined when it has
    * not seen the token; throws auth.token_expired once it has expired. */
   verifiedClaims(token: string): (TokenClaims & { exp: number }) | undefined;
+}
+
+export interface IssueOptions {
+  remember?: boolean;
+  /** Lifetime in seconds instead of the configured one. */
+  ttlSec?: number;
+  /** The session's expiry is at most this (seconds since the epoch): a simulation ends with its ADMIN's session. */
+  maxExp?: number;
+  simulatedBy?: number | null;
+  simulatedRoleId?: number | null;
+  parentId?: string | null;
+  request?: FastifyRequest | null;
+}
+
+/** Opens a session (a row in the database) and signs its token. */
+export interface SessionIssuer {
+  issue(userId: number, opts?: IssueOptions): Promise<{ token: string; exp: number; sessionId: string }>;
+}
+
+export function createSessionIssuer(database: Database, tokens: TokenService): SessionIssuer {
+  return {
+    async issue(userId, opts = {}) {
+      const sessionId = newSessionId();
+      const { token, exp } = await tokens.sign(userId, { sessionId, remember: opts.remember, ttlSec: opts.ttlSec, maxExp: opts.maxExp });
+      const request = opts.request ?? null;
+      const agent = request?.headers['user-agent'];
+      await insertSession(database.db, {
+        id: sessionId,
+        userId,
+        simulatedBy: opts.simulatedBy ?? null,
+        simulatedRoleId: opts.simulatedRoleId ?? null,
+        parentId: opts.parentId ?? null,
+        remember: opts.remember === true,
+        exp,
+        ip: request?.ip ?? null,
+        userAgent: typeof agent === 'string' ? agent : null,
+      });
+      return { token, exp, sessionId };
+    },
+  };
 }
 
 /** The JWT secret: JWT_SECRET, else one generated once and shared by every instance through the database. */
@@ -90,13 +144,12 @@ export function createTokenService(secret: Uint8Array, ttl: { normal: number; re
   return {
     async sign(userId, opts) {
       const now = Math.floor(Date.now() / 1000);
-      const exp = now + (opts.ttlSec ?? (opts.remember ? ttl.remember : ttl.normal));
-      const claims: Record<string, unknown> = {};
-      if (opts.simulatedBy) claims.sim = opts.simulatedBy;
-      if (opts.remember) claims.rem = true;
-      const token = await new SignJWT(claims)
+      let exp = now + (opts.ttlSec ?? (opts.remember ? ttl.remember : ttl.normal));
+      if (opts.maxExp !== undefined) exp = Math.min(exp, opts.maxExp);
+      const token = await new SignJWT({})
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(String(userId))
+        .setJti(opts.sessionId)
         .setIssuedAt(now)
         .setExpirationTime(exp)
         .sign(secret);
@@ -108,10 +161,16 @@ export function createTokenService(secret: Uint8Array, ttl: { normal: number; re
       if (known) return known;
       try {
         const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
-        if (typeof payload.sub !== 'string' || !/^\d+$/.test(payload.sub) || typeof payload.exp !== 'number') {
+        if (
+          typeof payload.sub !== 'string' ||
+          !/^\d{1,9}$/.test(payload.sub) ||
+          typeof payload.exp !== 'number' ||
+          typeof payload.jti !== 'string' ||
+          !/^[A-Za-z0-9_-]{16,64}$/.test(payload.jti)
+        ) {
           throw unauthorized('auth.token_invalid');
         }
-        const claims = { sub: payload.sub, sim: typeof payload.sim === 'number' ? payload.sim : undefined, rem: payload.rem === true, exp: payload.exp };
+        const claims = { sub: payload.sub, jti: payload.jti, exp: payload.exp };
         if (verified.size >= VERIFIED_TOKENS_MAX) verified.clear();
         verified.set(token, claims);
         return claims;
@@ -124,11 +183,11 @@ export function createTokenService(secret: Uint8Array, ttl: { normal: number; re
   };
 }
 
+/** A user as the database says: mail, name, roles and their merged ACL. */
+export type Identity = Pick<Caller, 'id' | 'mail' | 'name' | 'roles' | 'acl'>;
+
 /** Loads an active user with roles and merged ACL, or null. */
-export async function loadCallerIdentity(
-  database: Database,
-  userId: number,
-): Promise<Pick<Caller, 'id' | 'mail' | 'name' | 'roles' | 'acl'> | null> {
+export async function loadCallerIdentity(database: Database, userId: number): Promise<Identity | null> {
   const rows = await database.db
     .select({
       id: users.id,
@@ -206,9 +265,46 @@ function bearer(request: FastifyRequest): string | null {
   return token === '' ? null : token;
 }
 
-export function registerAuth(app: FastifyInstance, database: Database, tokens: TokenService, identityTtlMs = 0): void {
+/** The ACL action a permission route needs: its own, else 'read' for GET and HEAD and 'write' otherwise. */
+export function requiredAction(permission: Permission, method: string): string {
+  if (permission.action !== undefined) return permission.action;
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+}
+
+/**
+ * The caller of a request from its token's claims, its session, the session user's identity and,
+ * for a simulation, the simulating ADMIN's identity. Throws the 401 that ends a session.
+ */
+function callerFrom(
+  claims: TokenClaims & { exp: number },
+  session: SessionRecord | null,
+  identity: CallerIdentity,
+  admin: CallerIdentity,
+): Caller {
+  if (!session || session.userId !== Number(claims.sub)) throw unauthorized('auth.token_invalid');
+  // Logged out, refreshed, simulation ended, password changed, disabled, ended by an admin.
+  if (session.revoked || session.exp <= Math.floor(Date.now() / 1000)) throw unauthorized('auth.token_expired');
+  if (!identity) throw unauthorized('auth.token_invalid');
+  if (session.simulatedBy !== null && (!admin || !isAdmin(admin.roles))) throw unauthorized('auth.token_expired');
+  const base = { sessionId: session.id, remember: session.remember, exp: session.exp };
+  if (session.simulatedRole) {
+    const role = session.simulatedRole;
+    return {
+      ...identity,
+      ...base,
+      roles: [{ id: role.id, name: role.name }],
+      acl: role.acl,
+      simulatedBy: identity.id,
+      simulatedRole: { id: role.id, name: role.name },
+    };
+  }
+  return { ...identity, ...base, simulatedBy: session.simulatedBy, simulatedRole: null };
+}
+
+export function registerAuth(app: FastifyInstance, database: Database, tokens: TokenService, identityTtlMs = 0, issuer = createSessionIssuer(database, tokens)): void {
   identityCacheScope.set(database, String(++scopeSeq));
   app.decorate('tokens', tokens);
+  app.decorate('sessions', issuer);
   app.decorateRequest('caller', null);
 
   app.addHook('onRoute', (route) => {
@@ -219,29 +315,40 @@ export function registerAuth(app: FastifyInstance, database: Database, tokens: T
     }
   });
 
-  /** The Caller built for a token's claims from an identity; reused while the identity is the same. */
-  const callers = new WeakMap<object, { identity: object; caller: Caller }>();
-  const callerOfClaims = (claims: TokenClaims & { exp: number }, identity: NonNullable<CallerIdentity>): Caller => {
-    const known = callers.get(claims);
-    if (known && known.identity === identity) return known.caller;
-    const caller: Caller = { ...identity, simulatedBy: claims.sim ?? null, remember: claims.rem === true, exp: claims.exp };
-    callers.set(claims, { identity, caller });
+  /** The Caller built for a session; reused while the session, identity and admin are the same objects. */
+  const callers = new WeakMap<object, { identity: object; admin: object | null; caller: Caller }>();
+  const callerOfSession = (
+    claims: TokenClaims & { exp: number },
+    session: SessionRecord | null,
+    identity: CallerIdentity,
+    admin: CallerIdentity,
+  ): Caller => {
+    if (session && identity) {
+      const known = callers.get(session);
+      if (known && known.identity === identity && known.admin === admin && session.exp > Date.now() / 1000) return known.caller;
+    }
+    const caller = callerFrom(claims, session, identity, admin);
+    if (session && identity) callers.set(session, { identity, admin, caller });
     return caller;
   };
 
-  const authorise = (request: FastifyRequest, auth: Exclude<RouteAuth, { public: true }>, identity: CallerIdentity, claims: TokenClaims & { exp: number }) => {
-    if (!identity) throw unauthorized('auth.token_invalid');
-    request.caller = callerOfClaims(claims, identity);
+  const authorise = (request: FastifyRequest, auth: Exclude<RouteAuth, { public: true }>, caller: Caller) => {
+    request.caller = caller;
     if ('authenticated' in auth) return;
     if ('admin' in auth) {
-      if (!isAdmin(identity.roles)) throw forbidden('admin.only');
+      if (!isAdmin(caller.roles)) throw forbidden('admin.only');
       return;
     }
-    if (!isAllowed(request.caller, auth.permission)) throw forbidden('auth.forbidden');
+    const permission = { resource: auth.permission.resource, action: requiredAction(auth.permission, request.method) };
+    if (!isAllowed(caller, permission)) throw forbidden('auth.forbidden');
   };
 
-  // A callback hook rather than an async one: a signed-in request whose token and identity are
-  // cached (nearly all of them) is authorised without a promise.
+  /** The simulating ADMIN of a session (the user itself for a role simulation); null when none. */
+  const adminId = (session: SessionRecord | null | undefined, sub: number): number | null =>
+    session && session.simulatedBy !== null && session.simulatedBy !== sub ? session.simulatedBy : null;
+
+  // A callback hook rather than an async one: a signed-in request whose token, session and
+  // identity are cached (nearly all of them) is authorised without a promise.
   app.addHook('preValidation', (request, _reply, done) => {
     const auth = request.routeOptions.config?.auth;
     // Public routes need nothing.
@@ -250,14 +357,25 @@ export function registerAuth(app: FastifyInstance, database: Database, tokens: T
       const token = bearer(request);
       if (!token) throw unauthorized('auth.token_missing');
       const claims = tokens.verifiedClaims(token);
-      const identity = claims ? peekIdentity(database, Number(claims.sub), identityTtlMs) : undefined;
-      if (claims && identity !== undefined) {
-        authorise(request, auth, identity, claims);
-        return done();
+      if (claims) {
+        const sub = Number(claims.sub);
+        const session = peekSession(database, claims.jti, identityTtlMs);
+        const identity = session !== undefined ? peekIdentity(database, sub, identityTtlMs) : undefined;
+        const otherAdmin = session !== undefined ? adminId(session, sub) : null;
+        const admin = otherAdmin === null ? identity : peekIdentity(database, otherAdmin, identityTtlMs);
+        if (session !== undefined && identity !== undefined && admin !== undefined) {
+          authorise(request, auth, callerOfSession(claims, session, identity, admin));
+          return done();
+        }
       }
       void (async () => {
         const verified = claims ?? (await tokens.verify(token));
-        authorise(request, auth, await cachedIdentity(database, Number(verified.sub), identityTtlMs), verified);
+        const sub = Number(verified.sub);
+        const session = await cachedSession(database, verified.jti, identityTtlMs);
+        const identity = await cachedIdentity(database, sub, identityTtlMs);
+        const otherAdmin = adminId(session, sub);
+        const admin = otherAdmin === null ? identity : await cachedIdentity(database, otherAdmin, identityTtlMs);
+        authorise(request, auth, callerOfSession(verified, session, identity, admin));
       })().then(() => done(), (err: Error) => done(err));
     } catch (err) {
       done(err as Error);

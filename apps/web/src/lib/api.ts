@@ -36,6 +36,24 @@ export function handleSessionError(error: FetchError): boolean {
   return true;
 }
 
+/**
+ * Ends sessions on the server (POST /v1/logout), without waiting and without the session rules:
+ * an already ended session answers 401, which must not sign anyone out here.
+ */
+export function endSessionsOnServer(tokens: readonly (string | null | undefined)[]): void {
+  for (const token of new Set(tokens)) {
+    if (!token) continue;
+    void fetch(`${REST_BASE}/v1/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, keepalive: true }).catch(() => undefined);
+  }
+}
+
+/** The profile menu's Logout and /clean: ends the session (and a simulation) on the server and here. */
+export function signOut(): void {
+  const { user, original, logout } = useSession.getState();
+  endSessionsOnServer([user?.token, original?.user.token]);
+  logout();
+}
+
 /** Expires the session locally (the token's exp has passed). */
 export function expireSession(): void {
   const { user, logout } = useSession.getState();

@@ -46,7 +46,15 @@ describe('permissions in the UI', () => {
 
   it('knows the real admin while a role is simulated', () => {
     signIn({ roles: [{ id: 1, name: 'ADMIN' }], acl: {} });
-    useSession.getState().simulateRole({ id: 3, name: 'FINANCE', acl: { '/v1/billing': ['*'] } });
+    const admin = useSession.getState().user!;
+    useSession.getState().simulate({
+      ...admin,
+      token: 'role-token',
+      roles: [{ id: 3, name: 'FINANCE' }],
+      acl: { '/v1/billing': ['*'] },
+      simulated_by: { id: admin.id, mail: admin.mail, name: admin.name },
+      simulated_role: { id: 3, name: 'FINANCE' },
+    });
     expect(renderHook(() => useIsRealAdmin()).result.current).toBe(true);
     expect(renderHook(() => usePermission('/v1/firewall')).result.current).toBe(false);
     expect(renderHook(() => usePermission('/v1/billing')).result.current).toBe(true);

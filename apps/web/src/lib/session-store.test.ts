@@ -161,27 +161,37 @@ describe('menu freshness and token expiry', () => {
 });
 
 describe('simulation', () => {
-  const finance = { id: 3, name: 'FINANCE', acl: { '/v1/billing': ['*'] } };
+  /** A role simulation's session as POST login/as {id_role} answers it: the ADMIN with the role's ACL and a token of its own. */
+  const financeRole = (over: Partial<SessionUser> = {}) =>
+    user({
+      token: 'role-token',
+      roles: [{ id: 3, name: 'FINANCE' }],
+      acl: { '/v1/billing': ['*'] },
+      simulated_by: { id: 1, mail: 'admin@adtech.example', name: 'Ada Admin' },
+      simulated_role: { id: 3, name: 'FINANCE' },
+      ...over,
+    });
 
-  it('simulates a role on the admin token, keeping the original session', () => {
+  it('simulates a role with the session the API issued, keeping the original session', () => {
     useSession.getState().login(user(), true);
     useSession.getState().setMenus(menus, 42);
-    useSession.getState().simulateRole(finance);
+    useSession.getState().simulate(financeRole());
     const s = useSession.getState();
     expect(s.user?.roles).toEqual([{ id: 3, name: 'FINANCE' }]);
-    expect(s.user?.acl).toEqual(finance.acl);
-    expect(s.user?.token).toBe('admin-token');
+    expect(s.user?.acl).toEqual({ '/v1/billing': ['*'] });
+    expect(s.user?.token).toBe('role-token');
     expect(s.user?.simulated_by?.mail).toBe('admin@adtech.example');
-    expect(s.menus).toBe(menus);
+    // The role's menu comes from the API.
+    expect(s.menus).toBeNull();
     expect(s.simulation).toEqual({ kind: 'role', id: 3, label: 'FINANCE' });
-    expect(s.original?.user.roles[0]?.name).toBe('ADMIN');
+    expect(s.original?.user.token).toBe('admin-token');
   });
 
   it('simulates a user with its own session and refetches menus', () => {
     useSession.getState().login(user(), true);
     useSession.getState().setMenus(menus, 42);
     const other = user({ id: 9, mail: 'finance@adtech.example', token: 'finance-token', roles: [{ id: 3, name: 'FINANCE' }] });
-    useSession.getState().simulateUser(other);
+    useSession.getState().simulate(other);
     const s = useSession.getState();
     expect(s.user?.token).toBe('finance-token');
     expect(s.menus).toBeNull();
@@ -191,10 +201,10 @@ describe('simulation', () => {
   it('switching simulations keeps the first original; stopping restores it', () => {
     useSession.getState().login(user(), true);
     useSession.getState().setMenus(menus, 42);
-    useSession.getState().simulateUser(user({ id: 9, token: 'u9', roles: [] }));
-    useSession.getState().simulateRole(finance);
-    expect(useSession.getState().user?.token).toBe('admin-token');
-    expect(useSession.getState().menus).toBe(menus);
+    useSession.getState().simulate(user({ id: 9, token: 'u9', roles: [] }));
+    useSession.getState().simulate(financeRole());
+    expect(useSession.getState().user?.token).toBe('role-token');
+    expect(useSession.getState().original?.user.token).toBe('admin-token');
     useSession.getState().stopSimulation();
     const s = useSession.getState();
     expect(s.user?.roles[0]?.name).toBe('ADMIN');
@@ -204,19 +214,19 @@ describe('simulation', () => {
     expect(s.simulation).toBeNull();
   });
 
-  it('a token refresh during a role simulation renews the token and keeps the role', () => {
+  it('a token refresh during a role simulation renews the simulated session and keeps the role', () => {
     useSession.getState().login(user(), true);
-    useSession.getState().simulateRole(finance);
-    useSession.getState().refreshUser(user({ token: 'fresh', exp: nowSec() + 9999 }));
+    useSession.getState().simulate(financeRole());
+    useSession.getState().refreshUser(financeRole({ token: 'fresh', exp: nowSec() + 9999 }));
     const s = useSession.getState();
     expect(s.user?.token).toBe('fresh');
     expect(s.user?.roles[0]?.name).toBe('FINANCE');
-    expect(s.original?.user.token).toBe('fresh');
+    expect(s.original?.user.token).toBe('admin-token');
   });
 
   it('logout ends the simulation too', () => {
     useSession.getState().login(user(), true);
-    useSession.getState().simulateRole(finance);
+    useSession.getState().simulate(financeRole());
     useSession.getState().logout();
     expect(useSession.getState().original).toBeNull();
     expect(useSession.getState().simulation).toBeNull();

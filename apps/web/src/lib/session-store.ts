@@ -4,7 +4,9 @@
  *
  * Transitions: login -> signed in; logout, an expired token, a failed menu fetch or /clean ->
  * signed out. Menus older than one day are refreshed (token first), missing menus are fetched.
- * An ADMIN simulating a role or a user keeps the original session here to come back to it.
+ * An ADMIN simulating a role or a user keeps the original session here to come back to it. A
+ * simulation is a session of its own that the API issues (POST login/as with id_user or id_role)
+ * and enforces; the ADMIN's own session stays open meanwhile, for the simulator's calls.
  *
  * "Remember login on this computer": without it the session also needs a browser-session
  * cookie, so it survives reloads and new tabs but not closing the browser.
@@ -34,6 +36,8 @@ export interface SessionUser {
   exp: number;
   picture: string | null;
   simulated_by: { id: number; mail: string; name: string } | null;
+  /** The role an ADMIN is simulating (its ACL is `acl`), if any. */
+  simulated_role?: { id: number; name: string } | null;
 }
 
 export interface Simulation {
@@ -72,11 +76,13 @@ export interface SessionActions {
   setMenus(menus: MenuEntry[], now?: number): void;
   /** A refreshed session (login/refresh): new token, same simulation. */
   refreshUser(fresh: SessionUser): void;
+  /** Re-reads the session another tab saved (keeping this tab's language). */
+  followStored(): void;
   setLocale(locale: Locale): void;
   setTheme(theme: Theme): void;
   toggleTheme(): void;
-  simulateRole(role: { id: number; name: string; acl: Acl }): void;
-  simulateUser(session: SessionUser): void;
+  /** Starts (or switches to) a simulation: the session POST login/as answered. */
+  simulate(session: SessionUser): void;
   stopSimulation(): void;
 }
 
@@ -187,13 +193,10 @@ export const useSession = create<SessionState>()(
         set({ menus, updated: now });
       },
       refreshUser(fresh) {
-        const { simulation, original, user } = get();
-        if (simulation?.kind === 'role' && original && user) {
-          // Role simulation runs on the ADMIN's token: renew it, keep the simulated role.
-          set({ user: { ...user, token: fresh.token, exp: fresh.exp }, original: { ...original, user: fresh } });
-        } else {
-          set({ user: fresh });
-        }
+        set({ user: fresh });
+      },
+      followStored() {
+        followStoredSession();
       },
       setLocale(locale) {
         if (get().locale !== locale) set({ locale });
@@ -204,35 +207,18 @@ export const useSession = create<SessionState>()(
       toggleTheme() {
         set({ theme: get().theme === 'dark' ? 'light' : 'dark' });
       },
-      simulateRole(role) {
+      simulate(session) {
         const { user, menus, updated, original } = get();
         const base = original ?? (user ? { user, menus, updated } : null);
         if (!base) return;
-        const admin = base.user;
-        set({
-          original: base,
-          user: {
-            ...admin,
-            roles: [{ id: role.id, name: role.name }],
-            acl: role.acl,
-            simulated_by: { id: admin.id, mail: admin.mail, name: admin.name },
-          },
-          // The ADMIN's menu holds every entry; it is filtered for the role on display.
-          menus: base.menus,
-          updated: base.updated,
-          simulation: { kind: 'role', id: role.id, label: role.name },
-        });
-      },
-      simulateUser(session) {
-        const { user, menus, updated, original } = get();
-        const base = original ?? (user ? { user, menus, updated } : null);
-        if (!base) return;
+        const role = session.simulated_role ?? null;
         set({
           original: base,
           user: session,
+          // The simulated user's or role's menu comes from the API with the new session.
           menus: null,
           updated: null,
-          simulation: { kind: 'user', id: session.id, label: session.mail },
+          simulation: role ? { kind: 'role', id: role.id, label: role.name } : { kind: 'user', id: session.id, label: session.mail },
         });
       },
       stopSimulation() {
@@ -256,19 +242,26 @@ export const useSession = create<SessionState>()(
   ),
 );
 
+/**
+ * Re-reads what another tab saved. This tab's language follows its own URL, not the other tab's;
+ * and nothing is written back (two tabs with different languages would otherwise bounce the value
+ * forever).
+ */
+function followStoredSession(): void {
+  followingOtherTab = true;
+  try {
+    void useSession.persist.rehydrate();
+  } finally {
+    followingOtherTab = false;
+  }
+}
+
 /** Another tab signed in, out or switched theme: follow it (local storage is shared, memory is not). */
 export function followOtherTabs(): () => void {
   if (typeof window === 'undefined') return () => undefined;
   const onStorage = (event: StorageEvent) => {
     if (event.key !== SESSION_STORAGE_KEY && event.key !== null) return;
-    // This tab's language follows its own URL, not the other tab's; and nothing is written
-    // back (two tabs with different languages would otherwise bounce the value forever).
-    followingOtherTab = true;
-    try {
-      void useSession.persist.rehydrate();
-    } finally {
-      followingOtherTab = false;
-    }
+    followStoredSession();
   };
   window.addEventListener('storage', onStorage);
   return () => window.removeEventListener('storage', onStorage);

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Avatar, Button, Dropdown, theme as antdTheme, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api } from '../lib/api.ts';
+import { api, signOut } from '../lib/api.ts';
 import { usePermission } from '../lib/permission.tsx';
 import { useSession, type SessionUser } from '../lib/session-store.ts';
 
@@ -47,7 +47,7 @@ export function ProfileMenu({ compact }: { compact: boolean }) {
   if (!user) return null;
 
   const logout = () => {
-    useSession.getState().logout();
+    signOut();
     queryClient.clear();
     navigate(`/${lang}/login`, { replace: true });
   };

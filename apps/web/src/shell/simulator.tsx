@@ -1,17 +1,18 @@
 /**
- * The ADMIN simulator (spec sections 2, 4 and 5): choose a role (its ACL is loaded and applied)
+ * The ADMIN simulator (spec sections 2, 4 and 5): choose a role (a session with that role's ACL)
  * or type a user id of at most 5 characters (sign in as that user). The two are mutually
- * exclusive, Simulate is disabled with nothing chosen, and both return to the root. The admin's
- * own session is kept, and "Back to my session" restores it.
+ * exclusive, Simulate is disabled with nothing chosen, and both return to the root. Both are
+ * sessions the API issues and enforces (POST login/as with id_role or id_user, from the ADMIN's own
+ * session, which is kept); "Back to my session" ends the simulated session on the server and
+ * restores the ADMIN's.
  */
 import { UserSwitchOutlined } from '@ant-design/icons';
-import type { Acl } from '@backoffice/core/acl';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Divider, Form, Input, Popover, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { api, errorText, isSessionError } from '../lib/api.ts';
+import { api, endSessionsOnServer, errorText, isSessionError } from '../lib/api.ts';
 import { useSession, type SessionUser } from '../lib/session-store.ts';
 import { toast } from '../lib/toast.ts';
 import { useViewport } from '../lib/use-viewport.ts';
@@ -38,7 +39,7 @@ function adminToken(): string | undefined {
  */
 const ROOT_FIRST = { flushSync: true } as const;
 
-/** Leaves a simulation: the admin's own session, menus and the root. */
+/** Leaves a simulation: the simulated session ends on the server; the admin's own session, menus and the root. */
 export function useStopSimulation() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -46,6 +47,8 @@ export function useStopSimulation() {
   const queryClient = useQueryClient();
   return async () => {
     await navigate(`/${lang}`, ROOT_FIRST);
+    const { original, user } = useSession.getState();
+    if (original && user && user.token !== original.user.token) endSessionsOnServer([user.token]);
     useSession.getState().stopSimulation();
     queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === 'api' });
     toast.info(t('simulation.stopped'));
@@ -75,24 +78,15 @@ function SimulatorForm({ onDone }: { onDone: () => void }) {
     try {
       // Load first, then go to the root, then apply: the guard must not judge the current
       // path with the new permissions (it would send it to not_allowed).
-      if (roleId !== undefined) {
-        const role = await api.request<{ id: number; name: string; acl: Acl }>('admin/role/:id/acl', {
-          params: { id: roleId },
-          token: adminToken(),
-        });
-        onDone();
-        await navigate(`/${lang}`, ROOT_FIRST);
-        useSession.getState().simulateRole(role);
-      } else {
-        const session = await api.request<SessionUser>('login/as', {
-          method: 'POST',
-          body: { id_user: Number(userId) },
-          token: adminToken(),
-        });
-        onDone();
-        await navigate(`/${lang}`, ROOT_FIRST);
-        useSession.getState().simulateUser(session);
-      }
+      // A new simulation replaces the previous one on the server too.
+      const session = await api.request<SessionUser>('login/as', {
+        method: 'POST',
+        body: roleId !== undefined ? { id_role: roleId } : { id_user: Number(userId) },
+        token: adminToken(),
+      });
+      onDone();
+      await navigate(`/${lang}`, ROOT_FIRST);
+      useSession.getState().simulate(session);
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === 'api' });
       toast.success(t('simulation.started'));
     } catch (error) {

@@ -18,14 +18,32 @@ let inFlight: Promise<void> | null = null;
 /** The answers belong to the session that asked: a simulation started meanwhile is not overwritten. */
 const sameSession = (token: string) => useSession.getState().user?.token === token;
 
+/**
+ * Renews the token. A refresh ends the old token's session on the server, so tabs of one browser
+ * take turns (a Web Lock): a tab that waited reads what the other saved and uses its new token
+ * instead of refreshing the ended one. Answers the token to go on with, or null to stop.
+ */
+async function refreshToken(token: string): Promise<string | null> {
+  const run = async (): Promise<string | null> => {
+    useSession.getState().followStored();
+    const current = useSession.getState().user?.token;
+    if (current !== token) return null;
+    const fresh = await api.request<SessionUser>('login/refresh', { token });
+    if (!sameSession(token)) return null;
+    useSession.getState().refreshUser(fresh);
+    return useSession.getState().user?.token ?? fresh.token;
+  };
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  return locks ? locks.request('bo-session-refresh', run) : run();
+}
+
 async function syncMenus(refresh: boolean, startToken: string): Promise<void> {
   let token = startToken;
   if (refresh) {
     try {
-      const fresh = await api.request<SessionUser>('login/refresh', { token });
-      if (!sameSession(token)) return;
-      useSession.getState().refreshUser(fresh);
-      token = useSession.getState().user?.token ?? fresh.token;
+      const next = await refreshToken(token);
+      if (next === null) return;
+      token = next;
     } catch (error) {
       if (isSessionError(error) || !sameSession(token)) return;
       toast.error(t('session.refresh_failed'));

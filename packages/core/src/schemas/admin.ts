@@ -1,5 +1,6 @@
 /** Menu, role and role-ACL schemas (spec sections 3, 6 and 7), shared by the web app and the API. */
 import { z } from 'zod';
+import { idText } from '../ids.ts';
 import { aclSchema } from './auth.ts';
 
 /** The fields of a menu entry (without children). `title` is an i18n key. */
@@ -39,9 +40,4 @@ export type Role = z.infer<typeof roleSchema>;
 export const roleAclSchema = z.object({ id: z.number().int(), name: z.string(), acl: aclSchema });
 export type RoleAcl = z.infer<typeof roleAclSchema>;
 
-export const roleIdParamsSchema = z.strictObject({
-  id: z
-    .string()
-    .regex(/^\d{1,9}$/, 'admin.role_not_found')
-    .transform(Number),
-});
+export const roleIdParamsSchema = z.strictObject({ id: idText });

@@ -37,15 +37,18 @@ export const sessionSchema = z.object({
   acl: aclSchema,
   exp: z.number().int().describe('Token expiry, seconds since the epoch'),
   picture: z.string().nullable().describe('Avatar URL under /v1/staff/pic/'),
-  simulated_by: simulatedBySchema.nullable().describe('The ADMIN simulating this user, if any'),
+  simulated_by: simulatedBySchema.nullable().describe('The ADMIN simulating this user or role, if any'),
+  simulated_role: roleRefSchema.nullable().describe('The role an ADMIN is simulating (its ACL is the session ACL), if any'),
 });
 export type Session = z.infer<typeof sessionSchema>;
 
 /** POST /v1/login/as (ADMIN only). The simulation input takes at most 5 digits (spec section 5). */
 export const SIMULATION_USER_ID_MAX_LENGTH = 5;
-export const loginAsRequestSchema = z.strictObject({
-  id_user: z.number().int().positive().max(2_147_483_647),
-});
+const simulationId = z.number().int().positive().max(2_147_483_647);
+/** Exactly one of id_user (simulate that user) and id_role (simulate that role), like the simulator's two inputs. */
+export const loginAsRequestSchema = z
+  .strictObject({ id_user: simulationId.optional(), id_role: simulationId.optional() })
+  .refine((v) => (v.id_user === undefined) !== (v.id_role === undefined), { message: 'error.required', path: ['id_user'] });
 export type LoginAsRequest = z.infer<typeof loginAsRequestSchema>;
 
 /** GET /v1/staff/welcome?mail=<one exact mail>. */
@@ -64,3 +67,19 @@ export const staffPicParamsSchema = z.strictObject({
     .regex(/^\d{1,9}$/, 'error.not_found')
     .transform(Number),
 });
+
+/** GET /v1/admin/users/:id/sessions: a user's open sessions. */
+export const sessionListItemSchema = z.object({
+  id: z.string(),
+  created_at: z.string().describe('UTC, ISO 8601'),
+  expires_at: z.string().describe('UTC, ISO 8601'),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  remember: z.boolean(),
+  simulated_by: z.object({ id: z.number().int(), mail: z.string() }).nullable(),
+  simulated_role: roleRefSchema.nullable(),
+});
+export type SessionListItemDto = z.infer<typeof sessionListItemSchema>;
+
+/** A session id in a path (random, URL-safe). */
+export const sessionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'error.not_found');

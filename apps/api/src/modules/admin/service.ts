@@ -9,7 +9,8 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { audit } from '../../plugins/audit.ts';
 import type { Caller } from '../../plugins/auth.ts';
-import { realAdminOf } from '../auth/service.ts';
+import { endUserSessions, listOpenSessions, type SessionListItem } from '../../plugins/sessions.ts';
+import { findUserById } from '../auth/repo.ts';
 import { findRole, listMenuEntries, listRoles } from './repo.ts';
 
 /** How long an instance reuses the menu table it read (the table changes only with seeds and migrations). */
@@ -120,23 +121,32 @@ interface MenuTree {
   bodies: Partial<Record<MenuEncoding, Buffer>>;
 }
 
-export async function rolesFor(ctx: AppContext, caller: Caller) {
-  await realAdminOf(ctx, caller);
+export async function rolesFor(ctx: AppContext) {
   return listRoles(ctx.database.db);
 }
 
-/** A role's ACL, which the simulator loads to simulate that role; audit-logged (simulate.role). */
-export async function roleAclFor(ctx: AppContext, request: FastifyRequest, caller: Caller, roleId: number): Promise<RoleAcl> {
-  const admin = await realAdminOf(ctx, caller);
+/** A role's ACL (what a role simulation applies). */
+export async function roleAclFor(ctx: AppContext, roleId: number): Promise<RoleAcl> {
   const role = await findRole(ctx.database.db, roleId);
   if (!role) throw notFound('admin.role_not_found');
-  await audit(ctx.database.db, request, {
-    action: 'simulate.role',
-    entity: 'role',
-    entityId: role.id,
-    actorId: admin.id,
-    simulatedById: null,
-    after: { name: role.name },
-  });
   return { id: role.id, name: role.name, acl: role.acl };
+}
+
+export async function sessionsOf(ctx: AppContext, userId: number): Promise<SessionListItem[]> {
+  const user = await findUserById(ctx.database.db, userId);
+  if (!user) throw notFound('admin.user_not_found');
+  return listOpenSessions(ctx.database.db, userId);
+}
+
+/** Ends a user's open sessions (all, or one); audit-logged. */
+export async function endSessionsOf(ctx: AppContext, request: FastifyRequest, userId: number, sessionId: string | null): Promise<{ ended: number }> {
+  const db = ctx.database.db;
+  const user = await findUserById(db, userId);
+  if (!user) throw notFound('admin.user_not_found');
+  const ended = await endUserSessions(db, userId, sessionId);
+  if (sessionId !== null && !ended.includes(sessionId)) throw notFound('admin.session_not_found');
+  if (ended.length > 0) {
+    await audit(db, request, { action: 'user.sessions_end', entity: 'user', entityId: userId, after: { mail: user.mail, sessions: ended.length } });
+  }
+  return { ended: ended.length };
 }

@@ -1,14 +1,18 @@
-/** POST /v1/login, GET /v1/login/refresh, POST /v1/login/as (spec section 7). */
+/** POST /v1/login, GET /v1/login/refresh, POST /v1/login/as (spec section 7) and POST /v1/logout. */
 import { ok } from '@backoffice/core/envelope';
 import { errorEnvelopeSchema, noQuerySchema, successEnvelopeSchema } from '@backoffice/core/schemas/envelope';
+import { z } from 'zod';
 import { loginAsRequestSchema, loginRequestSchema, sessionSchema, type LoginAsRequest, type LoginRequest } from '@backoffice/core/schemas/auth';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { acceptJsonBodiesOnly } from '../../lib/json-only.ts';
 import { callerOf } from '../../plugins/auth.ts';
-import { login, loginAs, refresh, requireRealAdmin } from './service.ts';
+import { login, loginAs, logout, refresh } from './service.ts';
 
 const sessionResponse = successEnvelopeSchema(sessionSchema);
+
+/** Session answers are credentials: never stored by a browser or a proxy. */
+const NO_STORE = 'no-store';
 
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   acceptJsonBodiesOnly(app);
@@ -29,7 +33,10 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
         response: { 200: sessionResponse, 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 429: errorEnvelopeSchema },
       },
     },
-    async (request) => ok(await login(ctx, request, request.body)),
+    async (request, reply) => {
+      reply.header('cache-control', NO_STORE);
+      return ok(await login(ctx, request, request.body));
+    },
   );
 
   app.get(
@@ -39,30 +46,59 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       schema: {
         tags: ['auth'],
         summary: 'A fresh session (new token) for a valid token',
-        description: 'Keeps the simulation and the "remember" choice. Expired token: 401 auth.token_expired.',
+        description:
+          'Keeps the simulation and the "remember" choice. The old token\'s session ends: it answers 401 auth.token_expired from then on ' +
+          '(of several refreshes with one token, one succeeds). Expired or ended session: 401 auth.token_expired.',
         querystring: noQuerySchema,
         response: { 200: sessionResponse, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema },
       },
     },
-    async (request) => ok(await refresh(ctx, callerOf(request))),
+    async (request, reply) => {
+      reply.header('cache-control', NO_STORE);
+      return ok(await refresh(ctx, request, callerOf(request)));
+    },
   );
 
   app.post<{ Body: LoginAsRequest }>(
     '/v1/login/as',
     {
-      // ADMIN only through requireRealAdmin: a simulated session acts with its real ADMIN's rights here.
-      config: { auth: { authenticated: true } },
-      preValidation: requireRealAdmin(ctx),
+      config: { auth: { admin: true } },
       schema: {
         tags: ['auth'],
-        summary: 'ADMIN only: sign in as another user (simulation)',
+        summary: 'ADMIN only: simulate a user (id_user) or a role (id_role)',
         description:
-          "Answers that user's session with simulated_by = the real admin; audit-logged (simulate.user). " +
-          "The real admin's own id ends a simulation (simulate.stop). 403 admin.only, 404 admin.user_not_found, 403 auth.no_permissions.",
+          "From the ADMIN's own session (a simulated session gets 403 auth.simulated_session: it never starts another or gets the ADMIN's). " +
+          "id_user: that user's session with simulated_by = the ADMIN (simulate.user). id_role: the ADMIN's session with that role's roles and ACL, " +
+          'which the API enforces (simulate.role). The new session replaces the simulation this ADMIN session started before, and ends with it. ' +
+          "The ADMIN's own id ends the simulation and answers a fresh ADMIN session (simulate.stop). " +
+          '403 admin.only, 404 admin.user_not_found / admin.role_not_found, 403 auth.no_permissions / auth.user_disabled.',
         body: loginAsRequestSchema,
         response: { 200: sessionResponse, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema },
       },
     },
-    async (request) => ok(await loginAs(ctx, request, callerOf(request), request.body.id_user)),
+    async (request, reply) => {
+      reply.header('cache-control', NO_STORE);
+      return ok(await loginAs(ctx, request, callerOf(request), request.body));
+    },
+  );
+
+  app.post(
+    '/v1/logout',
+    {
+      config: { auth: { authenticated: true } },
+      schema: {
+        tags: ['auth'],
+        summary: "Ends the caller's session (and the simulations it started)",
+        description:
+          'The token answers 401 auth.token_expired from then on. With a simulated session it ends the simulation (simulate.stop); ' +
+          "the ADMIN's own session goes on. An already ended session answers 401.",
+        querystring: noQuerySchema,
+        response: { 200: successEnvelopeSchema(z.null()), 401: errorEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      await logout(ctx, request, callerOf(request));
+      return ok(null);
+    },
   );
 }

@@ -12,7 +12,7 @@
 import { scheduleParamsSchema, scheduleSettingsSchema, scheduleUpdateSchema, SCHEDULE_ERRORS, SCHEDULE_LIMITS, type ScheduleSettings, type ScheduleUpdate } from '@backoffice/core/dataviewer-schedules';
 import { ok } from '@backoffice/core/envelope';
 import { localeFromAcceptLanguage } from '@backoffice/core/i18n/catalogues';
-import { idParamsSchema } from '@backoffice/core/reports';
+import { DATAVIEWERS_RESOURCE, idParamsSchema } from '@backoffice/core/reports';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
@@ -26,6 +26,8 @@ import { countSchedules, findDataviewer, findSchedule, listSchedules, type Datav
 import { canEdit, canSee, checkSettings, scheduleErrors, mergeUpdate, sendNow, settingsColumns, settingsOf, validationError, view } from './service.ts';
 
 const READ = { permission: { resource: '/v1/reports', action: 'read' } } as const;
+/** Saving, changing and deleting (POST, PATCH, DELETE): 'write' on saved DataViewers, by the method. */
+const WRITE = { permission: { resource: DATAVIEWERS_RESOURCE } } as const;
 
 // `any`: Fastify types the compiler with the route's whole schema object; it is called per part (a zod schema).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -83,7 +85,7 @@ export async function dataviewerScheduleRoutes(app: FastifyInstance, ctx: AppCon
   });
 
   app.post(base, {
-    config: { auth: READ },
+    config: { auth: WRITE },
     schema: { tags, summary: 'Adds an e-mail schedule to a saved DataViewer (owner or ADMIN)', params: idParamsSchema, body: scheduleSettingsSchema(domains) },
     validatorCompiler: scheduleValidator,
   }, async (request, reply) => {
@@ -105,7 +107,7 @@ export async function dataviewerScheduleRoutes(app: FastifyInstance, ctx: AppCon
   });
 
   app.patch(one, {
-    config: { auth: READ },
+    config: { auth: WRITE },
     schema: { tags, summary: 'Changes, pauses or resumes an e-mail schedule (owner or ADMIN)', params: scheduleParamsSchema, body: scheduleUpdateSchema },
     validatorCompiler: scheduleValidator,
   }, async (request) => {
@@ -121,7 +123,7 @@ export async function dataviewerScheduleRoutes(app: FastifyInstance, ctx: AppCon
   });
 
   app.delete(one, {
-    config: { auth: READ },
+    config: { auth: WRITE },
     schema: { tags, summary: 'Deletes an e-mail schedule (owner or ADMIN)', params: scheduleParamsSchema },
     validatorCompiler: scheduleValidator,
   }, async (request) => {
@@ -134,7 +136,7 @@ export async function dataviewerScheduleRoutes(app: FastifyInstance, ctx: AppCon
   });
 
   app.post(`${one}/send`, {
-    config: { auth: READ },
+    config: { auth: WRITE },
     schema: { tags, summary: 'Sends an e-mail schedule now, for the dates it would send now (owner or ADMIN)', params: scheduleParamsSchema },
     validatorCompiler: scheduleValidator,
   }, async (request) => {

@@ -1,8 +1,10 @@
 /**
  * Who may open and who may change a saved DataViewer (and so its schedules): ADMIN and the owner
- * change it; they and the roles it is shared with open it.
+ * change it, when their ACL grants 'write' on saved DataViewers; they and the roles it is shared
+ * with open it.
  */
-import { isAdmin } from '@backoffice/core/acl';
+import { isAdmin, isAllowed } from '@backoffice/core/acl';
+import { DATAVIEWERS_RESOURCE } from '@backoffice/core/reports';
 import type { Caller } from '../../plugins/auth.ts';
 
 export interface DataviewerAccess {
@@ -11,11 +13,11 @@ export interface DataviewerAccess {
 }
 
 export function canEditDataviewer(caller: Caller, dv: Pick<DataviewerAccess, 'ownerId'>): boolean {
-  return isAdmin(caller.roles) || dv.ownerId === caller.id;
+  return (isAdmin(caller.roles) || dv.ownerId === caller.id) && isAllowed(caller, { resource: DATAVIEWERS_RESOURCE, action: 'write' });
 }
 
 export function canSeeDataviewer(caller: Caller, dv: DataviewerAccess): boolean {
-  if (canEditDataviewer(caller, dv)) return true;
+  if (isAdmin(caller.roles) || dv.ownerId === caller.id) return true;
   const mine = new Set(caller.roles.map((r) => Number(r.id)));
   return dv.sharedRoleIds.some((id) => mine.has(id));
 }

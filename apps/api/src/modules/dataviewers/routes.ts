@@ -10,7 +10,7 @@
  * anybody else gets 404 (its existence is not revealed). Changes are audit-logged.
  */
 import { ok } from '@backoffice/core/envelope';
-import { dataviewerCreateSchema, dataviewerUpdateSchema, idParamsSchema, REPORT_ERRORS, type SavedDataviewerView, type SavedDefinition } from '@backoffice/core/reports';
+import { DATAVIEWERS_RESOURCE, dataviewerCreateSchema, dataviewerUpdateSchema, idParamsSchema, REPORT_ERRORS, type SavedDataviewerView, type SavedDefinition } from '@backoffice/core/reports';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
@@ -24,6 +24,8 @@ import { canEditDataviewer, canSeeDataviewer } from './access.ts';
 import { domainValidator } from '../reports/validation.ts';
 
 const READ = { permission: { resource: '/v1/reports', action: 'read' } } as const;
+/** Saving, changing and deleting (POST, PATCH, DELETE): 'write' on saved DataViewers, by the method. */
+const WRITE = { permission: { resource: DATAVIEWERS_RESOURCE } } as const;
 
 async function load(db: Db, ids: number[] | null) {
   const rows = await db
@@ -93,7 +95,7 @@ export async function dataviewerRoutes(app: FastifyInstance, ctx: AppContext): P
   });
 
   app.post('/v1/reports/dataviewers', {
-    config: { auth: READ },
+    config: { auth: WRITE },
     schema: { tags, summary: 'Saves a DataViewer', body: dataviewerCreateSchema },
     validatorCompiler: domainValidator,
   }, async (request, reply) => {
@@ -122,7 +124,7 @@ export async function dataviewerRoutes(app: FastifyInstance, ctx: AppContext): P
   });
 
   app.patch('/v1/reports/dataviewers/:id', {
-    config: { auth: READ },
+    config: { auth: WRITE },
     schema: { tags, summary: 'Renames, redefines or shares a saved DataViewer (owner or ADMIN)', params: idParamsSchema, body: dataviewerUpdateSchema },
     validatorCompiler: domainValidator,
   }, async (request) => {
@@ -155,7 +157,7 @@ export async function dataviewerRoutes(app: FastifyInstance, ctx: AppContext): P
   });
 
   app.delete('/v1/reports/dataviewers/:id', {
-    config: { auth: READ },
+    config: { auth: WRITE },
     schema: { tags, summary: 'Deletes a saved DataViewer (owner or ADMIN)', params: idParamsSchema },
     validatorCompiler: domainValidator,
   }, async (request) => {

@@ -22,14 +22,15 @@ import {
 } from '@ant-design/icons';
 import { parseDataviewerSearch } from '@backoffice/core/dataviewer-link';
 import { formatNumber } from '@backoffice/core/format';
-import type { FilterDimension, Metric } from '@backoffice/core/reports';
-import { Alert, App, Button, Card, Dropdown, Empty, Result, Space, Spin, Tag, Typography } from 'antd';
+import { DATAVIEWERS_RESOURCE, type FilterDimension, type Metric } from '@backoffice/core/reports';
+import { Alert, App, Button, Card, Dropdown, Empty, Result, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useLocale } from '../../components/use-locale.ts';
 import { useNotice } from '../../components/use-notice.ts';
 import { errorText } from '../../lib/api.ts';
+import { usePermission } from '../../lib/permission.tsx';
 import { useSession } from '../../lib/session-store.ts';
 import { useViewport } from '../../lib/use-viewport.ts';
 import { ChartPanel } from './dataviewer-chart-panel.tsx';
@@ -127,6 +128,8 @@ function DataviewerScreen({ id, lang }: { id: number | null; lang: string }) {
   const pages = useReportPages(submitted);
   const savedData = saved.data;
   const canEdit = savedData?.can_edit ?? false;
+  // Saving needs 'write' on saved DataViewers; running and exporting need only 'read' on reports.
+  const canSave = usePermission(DATAVIEWERS_RESOURCE, 'write');
 
   // A saved DataViewer: its definition fills the builder and runs at once.
   useEffect(() => {
@@ -338,13 +341,16 @@ function DataviewerScreen({ id, lang }: { id: number | null; lang: string }) {
               {t('dv.save_changes')}
             </Button>
           ) : null}
-          <Button
-            icon={savedData ? <PlusOutlined /> : <SaveOutlined />}
-            onClick={() => checkBeforeSave() && setDialog('save')}
-            data-testid="dv-save"
-          >
-            {savedData ? t('report.save_as') : t('report.save')}
-          </Button>
+          <Tooltip title={canSave ? undefined : t('dv.no_save_permission')}>
+            <Button
+              icon={savedData ? <PlusOutlined /> : <SaveOutlined />}
+              onClick={() => checkBeforeSave() && setDialog('save')}
+              disabled={!canSave}
+              data-testid="dv-save"
+            >
+              {savedData ? t('report.save_as') : t('report.save')}
+            </Button>
+          </Tooltip>
           {savedData && canEdit ? (
             <Dropdown
               trigger={['click']}

@@ -12,6 +12,8 @@ export const api = {
   'admin.only': 'Only administrators can do this',
   'admin.user_not_found': 'User not found',
   'admin.role_not_found': 'Role not found',
+  'auth.simulated_session': 'Not available while simulating: use your own session',
+  'admin.session_not_found': 'Session not found or already ended',
   'error.validation': 'Some fields are not valid',
   'error.malformed_json': 'The request body is not valid JSON',
   'error.unsupported_media_type': 'Unsupported content type; send application/json',

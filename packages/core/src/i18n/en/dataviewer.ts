@@ -45,6 +45,7 @@ export const dataviewer = {
   'dv.share.placeholder': 'Choose roles',
   'dv.shared': 'Sharing saved',
   'dv.renamed': 'DataViewer renamed',
+  'dv.no_save_permission': 'Your role can run and export reports, not save them.',
   'dv.read_only': 'Shared with you by {owner}: you can run and export it, or save a copy.',
   'dv.unsaved': 'Unsaved changes',
   'dv.not_found.text': 'It does not exist, or it is not shared with you.',

@@ -12,6 +12,8 @@ export const api = {
   'admin.only': 'Solo los administradores pueden hacer esto',
   'admin.user_not_found': 'Usuario no encontrado',
   'admin.role_not_found': 'Rol no encontrado',
+  'auth.simulated_session': 'No disponible durante una simulación: usa tu propia sesión',
+  'admin.session_not_found': 'Sesión no encontrada o ya cerrada',
   'error.validation': 'Algunos campos no son válidos',
   'error.malformed_json': 'El cuerpo de la petición no es un JSON válido',
   'error.unsupported_media_type': 'Tipo de contenido no admitido; envía application/json',

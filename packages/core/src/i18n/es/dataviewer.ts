@@ -47,6 +47,7 @@ export const dataviewer: Record<keyof typeof en, string> = {
   'dv.share.placeholder': 'Elige roles',
   'dv.shared': 'Compartición guardada',
   'dv.renamed': 'DataViewer renombrado',
+  'dv.no_save_permission': 'Tu rol puede ejecutar y exportar informes, pero no guardarlos.',
   'dv.read_only': 'Compartido contigo por {owner}: puedes ejecutarlo y exportarlo, o guardar una copia.',
   'dv.unsaved': 'Cambios sin guardar',
   'dv.not_found.text': 'No existe o no está compartido contigo.',
