@@ -66,13 +66,18 @@ describe('session', () => {
     });
   });
 
-  it('logs out from the profile menu and clears the stored session', async () => {
+  it('logs out from the profile menu: the session ends on the server and the stored session is cleared', async () => {
     await withPage(browser, {}, async (page) => {
       await signIn(page, DEMO.finance);
+      const token = (await storedSession(page))!.state.user!.token;
       await signOut(page);
       const saved = await storedSession(page);
       expect(saved?.state.user ?? null).toBeNull();
       expect(saved?.state.menus ?? null).toBeNull();
+      // The old token no longer works anywhere (a copy of it is useless).
+      const menuStatus = () =>
+        page.evaluate(async (t) => (await fetch('/v1/admin/menu', { headers: { authorization: `Bearer ${t}` } })).status, token);
+      await expect.poll(menuStatus).toBe(401);
       await page.goto('/en');
       await page.waitForURL(/\/en\/login$/);
     });

@@ -12,6 +12,14 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** The status of an API call made from the page with a given token. */
+async function statusWith(page: Page, token: string, path: string): Promise<number> {
+  return page.evaluate(
+    async ([t, p]) => (await fetch(p!, { headers: { authorization: `Bearer ${t}` } })).status,
+    [token, path] as const,
+  );
+}
+
 async function openSimulator(page: Page) {
   await page.getByTestId('simulator-open').click();
   const form = page.getByTestId('simulator-form');
@@ -78,6 +86,11 @@ describe('simulation', () => {
       const saved = await storedSession(page);
       expect(saved?.state.user?.roles.map((r) => r.name)).toEqual(['FINANCE']);
       expect(saved?.state.simulation?.kind).toBe('role');
+      // The API enforces the role too: the simulated session may read reports, not the QPS graphs.
+      const simToken = saved!.state.user!.token;
+      expect(simToken).not.toBe(saved?.state.original?.user.token);
+      expect(await statusWith(page, simToken, '/v1/reports/catalog')).toBe(200);
+      expect(await statusWith(page, simToken, '/v1/graphs/qps/demand?metrics=qps&ids=1')).toBe(403);
       // FINANCE may not open the scheduler; ADMIN could.
       await page.goto('/en/utils/scheduler');
       await page.waitForURL(/\/en\/not_allowed$/);
@@ -88,6 +101,9 @@ describe('simulation', () => {
       await page.waitForURL(/\/en$/);
       await banner.waitFor({ state: 'detached' });
       expect((await storedSession(page))?.state.user?.roles[0]?.name).toBe('ADMIN');
+      // The simulated session ended on the server; the admin's goes on.
+      await expect.poll(() => statusWith(page, simToken, '/v1/reports/catalog')).toBe(401);
+      expect(await statusWith(page, (await storedSession(page))!.state.user!.token, '/v1/admin/role')).toBe(200);
       await page.goto('/en/utils/scheduler');
       await page.getByTestId('being-built').getByRole('heading', { name: 'Scheduler' }).waitFor();
     });

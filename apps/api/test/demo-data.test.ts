@@ -1,3 +1,4 @@
+import { DATAVIEWERS_RESOURCE } from '@backoffice/core/reports';
 import { ACL_BYPASS, ADMIN_ROLE, FIREWALL_UNLIMITED, can, invalidAclKeys, isAllowed } from '@backoffice/core/acl';
 import { MENU_ROUTES } from '@backoffice/core/routes';
 import { sql } from 'drizzle-orm';
@@ -29,7 +30,7 @@ describe('demo role catalogue (pure data)', () => {
   });
 
   it('uses only known resources, valid regular expressions, and the bypass marker', () => {
-    const known = new Set([...MENU_ROUTES.map((r) => r.permission).filter(Boolean), '/v1/app-log', 'scheduler', ACL_BYPASS]);
+    const known = new Set([...MENU_ROUTES.map((r) => r.permission).filter(Boolean), '/v1/app-log', 'scheduler', ACL_BYPASS, DATAVIEWERS_RESOURCE]);
     let regexKeys = 0;
     for (const role of DEMO_ROLES) {
       expect(invalidAclKeys(role.acl), role.name).toEqual([]);
@@ -54,6 +55,7 @@ describe('demo role catalogue (pure data)', () => {
     for (const name of ['DEMAND_LEAD', 'DEMAND_HEAD']) {
       expect(isAllowed(asCaller(name), { resource: '/v1/partners/demand', action: 'write' }), name).toBe(true);
       expect(isAllowed(asCaller(name), { resource: '/v1/reports', action: 'read' }), name).toBe(true);
+      expect(isAllowed(asCaller(name), { resource: DATAVIEWERS_RESOURCE, action: 'write' }), name).toBe(true);
     }
     expect(isAllowed(asCaller('SCHEDULER_VIEWER'), { resource: '/v1/scheduler-api', action: 'read' })).toBe(true);
     expect(isAllowed(asCaller('SCHEDULER_VIEWER'), { resource: '/v1/scheduler-api', action: 'write' })).toBe(false);

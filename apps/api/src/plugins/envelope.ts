@@ -54,7 +54,35 @@ export function registerEnvelope(app: FastifyInstance): void {
       if (fe.statusCode === 415) return sendError(request, reply, 415, 'error.unsupported_media_type');
       return sendError(request, reply, fe.statusCode, fe.statusCode === 404 ? 'error.not_found' : 'error.invalid_value');
     }
-    request.log.error({ err: error }, 'unhandled error');
+    logUnhandled(request, error);
     return sendError(request, reply, 500, 'error.internal');
   });
+}
+
+/** Full stacks written per minute by one process, at most; the rest get the short line. */
+export const FULL_ERROR_LOGS_PER_MINUTE = 20;
+let fullLogs = { minute: 0, count: 0 };
+
+/**
+ * Logs an unhandled error. A signed-in caller's error gets the whole stack (someone will look at
+ * it), up to FULL_ERROR_LOGS_PER_MINUTE a minute; an anonymous caller's, and any beyond that
+ * budget, one short line: type, code, a trimmed message and the first frame. Whoever can make the
+ * API fail cannot fill the log with kilobytes per request.
+ */
+export function logUnhandled(request: FastifyRequest, error: Error): void {
+  const minute = Math.floor(Date.now() / 60_000);
+  if (fullLogs.minute !== minute) fullLogs = { minute, count: 0 };
+  if (request.caller && fullLogs.count < FULL_ERROR_LOGS_PER_MINUTE) {
+    fullLogs.count += 1;
+    request.log.error({ err: error }, 'unhandled error');
+    return;
+  }
+  const frame = error.stack?.split('\n').find((line) => line.trimStart().startsWith('at '))?.trim() ?? null;
+  request.log.error(
+    {
+      err: { type: error.name, code: (error as { code?: unknown }).code, message: String(error.message).slice(0, 200), at: frame },
+      anonymous: !request.caller,
+    },
+    'unhandled error (short)',
+  );
 }

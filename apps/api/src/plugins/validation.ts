@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { noQuerySchema } from '@backoffice/core/schemas/envelope';
 import { findUnsafeText, INVALID_TEXT } from '@backoffice/core/text';
 import { badRequest } from '../lib/errors.ts';
+import { requiredAction, type RouteAuth } from './auth.ts';
 
 function isZod(schema: unknown): schema is z.ZodType {
   return typeof schema === 'object' && schema !== null && typeof (schema as z.ZodType).safeParse === 'function';
@@ -86,12 +87,22 @@ export function registerZodValidation(app: FastifyInstance): void {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 }
 
-/** @fastify/swagger transform: zod schemas -> JSON Schema for the OpenAPI document. */
-export function zodToOpenApi({ schema, url }: { schema: FastifySchema; url: string }) {
-  if (!schema) return { schema, url };
-  const out: Record<string, unknown> = { ...schema };
+/**
+ * @fastify/swagger transform: zod schemas -> JSON Schema for the OpenAPI document. Each operation
+ * also carries what it needs from the caller, `x-auth` (its `config.auth`: public, authenticated,
+ * admin, or a permission with the action the method implies), which the fuzz and ACL-matrix tests
+ * read; public operations need no bearer token.
+ */
+export function zodToOpenApi({ schema, url, route }: { schema: FastifySchema; url: string; route?: { method: string | string[]; config?: { auth?: RouteAuth } } }) {
+  const out: Record<string, unknown> = { ...(schema ?? {}) };
+  const auth = route?.config?.auth;
+  if (auth) {
+    const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
+    out['x-auth'] = 'permission' in auth ? { permission: { resource: auth.permission.resource, action: requiredAction(auth.permission, method) } } : auth;
+    if ('public' in auth) out.security = [];
+  }
   for (const part of ['body', 'querystring', 'params', 'headers'] as const) {
-    const s = (schema as Record<string, unknown>)[part];
+    const s = out[part];
     if (isZod(s)) {
       try {
         out[part] = z.toJSONSchema(s, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
@@ -100,9 +111,9 @@ export function zodToOpenApi({ schema, url }: { schema: FastifySchema; url: stri
       }
     }
   }
-  if (schema.response && typeof schema.response === 'object') {
+  if (out.response && typeof out.response === 'object') {
     const response: Record<string, unknown> = {};
-    for (const [code, s] of Object.entries(schema.response as Record<string, unknown>)) {
+    for (const [code, s] of Object.entries(out.response as Record<string, unknown>)) {
       response[code] = isZod(s) ? z.toJSONSchema(s, { target: 'draft-7', unrepresentable: 'any' }) : s;
     }
     out.response = response;

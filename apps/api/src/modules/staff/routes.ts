@@ -1,10 +1,12 @@
 /**
  * GET /v1/staff/welcome?mail=… (the login screen's welcome panel) and GET /v1/staff/pic/:id.svg
- * (generated avatars). Both public. The look-up takes one exact mail and is rate limited per
- * source address through the database limiter, so the roster cannot be listed or enumerated fast.
+ * (generated avatars). Both public. The look-up takes one exact mail of a company domain (any
+ * other answers null without reading the roster) and is rate limited per source address through
+ * the database limiter, so the roster cannot be listed or enumerated fast. Why a public look-up at
+ * all: docs/decisions/011-public-welcome-lookup.md.
  */
 import { ok } from '@backoffice/core/envelope';
-import { normalizeMail } from '@backoffice/core/mail';
+import { isCompanyMail, normalizeMail } from '@backoffice/core/mail';
 import { staffPicParamsSchema, welcomeEntrySchema, welcomeQuerySchema } from '@backoffice/core/schemas/auth';
 import { errorEnvelopeSchema, successEnvelopeSchema } from '@backoffice/core/schemas/envelope';
 import type { FastifyInstance } from 'fastify';
@@ -30,7 +32,8 @@ export async function staffRoutes(app: FastifyInstance, ctx: AppContext): Promis
         tags: ['staff'],
         summary: "Welcome panel: one exact work mail's name, picture and greeting, or null",
         description:
-          "The mail is trimmed and lowercased (no '@': the primary domain is appended) and must match a roster entry exactly. " +
+          "The mail is trimmed and lowercased (no '@': the primary domain is appended) and must match a roster entry exactly; " +
+          'a mail outside the company domains answers null. ' +
           `Rate limited to ${welcomeRule.max} look-ups per address per minute (429 error.rate_limited, Retry-After).`,
         security: [],
         querystring: welcomeQuerySchema,
@@ -41,6 +44,7 @@ export async function staffRoutes(app: FastifyInstance, ctx: AppContext): Promis
       const state = await hitRateLimit(ctx.database.db, `welcome:ip:${request.ip}`, welcomeRule);
       if (state.limited) throw tooManyRequests(state);
       const mail = normalizeMail(request.query.mail, ctx.config.companyDomains);
+      if (!isCompanyMail(mail, ctx.config.companyDomains)) return ok(null);
       return ok(await findStaffByMail(ctx.database.db, mail));
     },
   );
