@@ -54,8 +54,13 @@ describe('user command (npm run user -- …)', () => {
     expect(roles.out).toContain('SCHEDULER_VIEWER');
   });
 
-  it('sets a password (from --password or stdin)', async () => {
+  const menuStatus = (token: string) => t.app.inject({ url: '/v1/admin/menu', headers: { authorization: `Bearer ${token}` } }).then((r) => r.statusCode);
+
+  it('sets a password (from --password or stdin), which ends the sessions signed in with the old one', async () => {
+    const before = body<{ token: string }>(await login('ssp.lead', DEMO_PASSWORD)).data.token;
+    expect(await menuStatus(before)).toBe(200);
     expect((await run(['set-password', '--mail', 'ssp.lead', '--password', 'N3w-password'])).code).toBe(0);
+    expect(await menuStatus(before)).toBe(401);
     expect((await login('ssp.lead', DEMO_PASSWORD)).statusCode).toBe(401);
     expect((await login('ssp.lead', 'N3w-password')).statusCode).toBe(200);
     expect((await run(['set-password', '--mail', 'ssp.lead@adtech.example', '--password-stdin'], ['Other-pass-9'])).code).toBe(0);
@@ -67,10 +72,26 @@ describe('user command (npm run user -- …)', () => {
     expect((await login('norole', DEMO_PASSWORD)).statusCode).toBe(200);
     expect((await run(['remove-role', '--mail', 'norole', '--role', 'legal'])).code).toBe(0);
     expectErrorEnvelope(await login('norole', DEMO_PASSWORD), 403, 'auth.no_permissions');
+    const signedIn = body<{ token: string }>(await login('tech', DEMO_PASSWORD)).data.token;
     expect((await run(['disable', '--mail', 'tech'])).code).toBe(0);
     expectErrorEnvelope(await login('tech', DEMO_PASSWORD), 403, 'auth.user_disabled');
+    expect(await menuStatus(signedIn)).toBe(401);
     expect((await run(['enable', '--mail', 'tech'])).code).toBe(0);
     expect((await login('tech', DEMO_PASSWORD)).statusCode).toBe(200);
+    // Re-enabling does not revive the sessions from before.
+    expect(await menuStatus(signedIn)).toBe(401);
+  });
+
+  it("lists a user's open sessions and ends them", async () => {
+    const one = body<{ token: string }>(await login('marketing', DEMO_PASSWORD)).data.token;
+    const list = await run(['sessions', '--mail', 'marketing']);
+    expect(list.code).toBe(0);
+    expect(list.out).toMatch(/\d+ open session\(s\) for marketing@adtech\.example/);
+    expect(list.out).toContain('sign-in');
+    const ended = await run(['end-sessions', '--mail', 'marketing']);
+    expect(ended.out).toMatch(/Ended [1-9]\d* session\(s\) of marketing@adtech\.example/);
+    expect(await menuStatus(one)).toBe(401);
+    expect((await run(['sessions', '--mail', 'marketing'])).out).toContain('0 open session(s)');
   });
 
   it('refuses bad requests with a message and a non-zero exit code', async () => {

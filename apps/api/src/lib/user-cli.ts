@@ -1,6 +1,6 @@
 /**
  * The user command (`npm run user -- <command> …`): create users, set passwords, assign roles,
- * list and disable users. The only way to manage accounts in production. Every change is
+ * list and disable users, list and end their sessions. The only way to manage accounts in production. Every change is
  * audit-logged (actor null, `via: 'cli'`). Passwords are read from --password, from stdin
  * (--password-stdin, or when stdin is not a terminal), or prompted without echo; hashes are
  * never printed.
@@ -14,6 +14,7 @@ import type { Database, Db } from '../db/client.ts';
 import { roles, staff, userRoles, users } from '../db/schema.ts';
 import { seedRoles, staffPicPath } from '../db/seed.ts';
 import { audit } from '../plugins/audit.ts';
+import { endUserSessions, listOpenSessions } from '../plugins/sessions.ts';
 import { hashPassword, passwordProblem } from './password.ts';
 
 export const USER_CLI_USAGE = `Usage: npm run user -- <command> [options]
@@ -29,7 +30,10 @@ Commands:
                                          Set a user's password
   add-role --mail <m> --role <R>         Give a user a role (by name, e.g. FINANCE, or id)
   remove-role --mail <m> --role <R>      Take a role away
-  disable --mail <m> | enable --mail <m> Disable (cannot sign in) or re-enable a user
+  disable --mail <m> | enable --mail <m> Disable (cannot sign in; ends their sessions) or
+                                         re-enable a user (ended sessions stay ended)
+  sessions --mail <m>                    List a user's open sessions (sign-ins, simulations)
+  end-sessions --mail <m>                End every open session of a user (sign them out)
   seed-roles [--update]                  Install the standard role catalogue (ADMIN, FINANCE,
                                          TECH, …); --update also resets their ACLs
   help                                   This text
@@ -198,7 +202,7 @@ export async function runUserCli(argv: string[], database: Database, config: Con
         const passwordHash = await hashPassword(await passwordOf(values, config, io));
         await db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, user.id));
         await audit(db, null, { action: 'user.set_password', entity: 'user', entityId: user.id, actorId: null, simulatedById: null, after: cli({ mail: user.mail }) });
-        io.out(`Password set for ${user.mail}`);
+        io.out(`Password set for ${user.mail} (their sessions ended)`);
         return 0;
       }
       case 'add-role':
@@ -218,6 +222,25 @@ export async function runUserCli(argv: string[], database: Database, config: Con
         }
         return 0;
       }
+      case 'sessions': {
+        const user = await findUser(db, mailOf(values, config));
+        const open = await listOpenSessions(db, user.id);
+        for (const o of open) {
+          const what = o.simulated_role ? `simulating role ${o.simulated_role.name}` : o.simulated_by ? `simulated by ${o.simulated_by.mail}` : 'sign-in';
+          io.out(`${o.id}  since ${o.created_at}  until ${o.expires_at}  ${o.ip ?? '-'}  ${what}${o.remember ? '  (remembered)' : ''}`);
+        }
+        io.out(`${open.length} open session(s) for ${user.mail}`);
+        return 0;
+      }
+      case 'end-sessions': {
+        const user = await findUser(db, mailOf(values, config));
+        const ended = await endUserSessions(db, user.id, null);
+        if (ended.length > 0) {
+          await audit(db, null, { action: 'user.sessions_end', entity: 'user', entityId: user.id, actorId: null, simulatedById: null, after: cli({ mail: user.mail, sessions: ended.length }) });
+        }
+        io.out(`Ended ${ended.length} session(s) of ${user.mail}`);
+        return 0;
+      }
       case 'disable':
       case 'enable': {
         const user = await findUser(db, mailOf(values, config));
@@ -227,7 +250,7 @@ export async function runUserCli(argv: string[], database: Database, config: Con
           action: `user.${command}`, entity: 'user', entityId: user.id, actorId: null, simulatedById: null,
           before: { active: user.active }, after: cli({ mail: user.mail, active }),
         });
-        io.out(`${active ? 'Enabled' : 'Disabled'} ${user.mail}`);
+        io.out(`${active ? 'Enabled' : 'Disabled'} ${user.mail}${active ? '' : ' (their sessions ended)'}`);
         return 0;
       }
       default:
