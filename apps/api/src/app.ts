@@ -74,6 +74,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     return503OnClosing: true,
+    // A URL the router cannot take (bad percent-encoding, a path parameter over maxParamLength)
+    // never reaches the error handler: answer it in the envelope too (found by the fuzz test).
+    frameworkErrors: (_error, request, reply) => sendError(request, reply, 400, 'error.invalid_value'),
     // One log line per request (below) instead of Fastify's two ("incoming request" and
     // "request completed"): half the logging work on every call, same information.
     logController: new LogController({ disableRequestLogging: true }),

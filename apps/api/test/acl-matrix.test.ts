@@ -15,48 +15,7 @@ import { DEMO_ROLES } from '../src/db/demo-data.ts';
 import { roles, userRoles, users } from '../src/db/schema.ts';
 import { dbOf } from './auth-support.ts';
 import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
-
-type XAuth = { public: true } | { authenticated: true } | { admin: true } | { permission: { resource: string; action: string } };
-
-interface Operation {
-  method: string;
-  /** OpenAPI path with {name} parameters. */
-  path: string;
-  auth: XAuth;
-  params: Record<string, { pattern?: string }>;
-  hasBody: boolean;
-}
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-/** An id no row has (valid for every id schema). */
-const NO_SUCH_ID = '2147483647';
-
-function operationsOf(doc: { paths: Record<string, Record<string, Record<string, unknown>>> }): Operation[] {
-  const ops: Operation[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) {
-    if (path.startsWith('/v1/docs')) continue;
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      const params: Operation['params'] = {};
-      for (const p of (op.parameters as { in: string; name: string; schema?: { pattern?: string } }[] | undefined) ?? []) {
-        if (p.in === 'path') params[p.name] = { pattern: p.schema?.pattern };
-      }
-      ops.push({ method: method.toUpperCase(), path, auth: op['x-auth'] as XAuth, params, hasBody: op.requestBody !== undefined });
-    }
-  }
-  return ops;
-}
-
-/** A concrete URL for an operation: ids that exist nowhere, session ids of the right shape. */
-function urlOf(op: Operation): string {
-  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const pattern = op.params[name]?.pattern ?? '';
-    if (/[A-Za-z]-/.test(pattern) || pattern.includes('A-Z')) return 'NoSuchSession0123456789';
-    if (name.endsWith('.svg') || pattern.includes('svg')) return '999999';
-    return NO_SUCH_ID;
-  });
-}
+import { operationsOf, pathOf, type Operation } from './openapi-ops.ts';
 
 const DENIED = new Set(['auth.forbidden', 'admin.only']);
 
@@ -68,7 +27,7 @@ describe('ACL matrix: every operation of the OpenAPI document against every demo
 
   beforeAll(async () => {
     t = await createTestApp();
-    ops = operationsOf(t.app.swagger() as unknown as Parameters<typeof operationsOf>[0]);
+    ops = operationsOf(t.app);
     const db = dbOf(t.app);
     const admin = await signIn(t.app, 'admin@adtech.example');
     const catalogue = await db.select({ id: roles.id, name: roles.name, acl: roles.acl }).from(roles);
@@ -90,9 +49,9 @@ describe('ACL matrix: every operation of the OpenAPI document against every demo
   const call = (op: Operation, token: string | null): Promise<LightMyRequestResponse> =>
     t.app.inject({
       method: op.method as 'GET',
-      url: urlOf(op),
+      url: pathOf(op),
       headers: token ? { authorization: `Bearer ${token}` } : {},
-      ...(op.hasBody ? { payload: {} } : {}),
+      ...(op.body ? { payload: {} } : {}),
     });
 
   it('finds the operations and what each needs', () => {
