@@ -18,6 +18,17 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
+/** The columns every resource table has: optimistic-concurrency version, who and when. */
+function resourceColumns() {
+  return {
+    version: integer('version').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  };
+}
+
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -205,4 +216,27 @@ export const jobRuns = pgTable(
     error: text('error'),
   },
   (t) => [index('job_runs_queue_idx').on(t.queue, t.startedAt), index('job_runs_job_idx').on(t.jobId)],
+);
+
+/**
+ * Companies (resource layer, packages/core/src/resources/companies.ts): the legal entities behind
+ * advertisers, partners, publishers and agencies. Column names are the API's field names.
+ */
+export const companies = pgTable(
+  'companies',
+  {
+    id: serial('id').primaryKey(),
+    legalName: text('legal_name').notNull(),
+    tradeName: text('trade_name'),
+    country: text('country').notNull(),
+    taxId: text('tax_id').notNull(),
+    address: text('address').notNull(),
+    city: text('city').notNull(),
+    postalCode: text('postal_code').notNull(),
+    billingEmail: text('billing_email').notNull(),
+    iban: text('iban'),
+    currency: text('currency').notNull(),
+    ...resourceColumns(),
+  },
+  (t) => [uniqueIndex('companies_country_tax_id_idx').on(t.country, t.taxId), index('companies_legal_name_idx').on(t.legalName, t.id)],
 );

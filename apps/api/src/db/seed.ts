@@ -6,6 +6,7 @@
 import { seedReportsDemo } from '../reports-data/index.ts';
 import { completeRollupLevels } from '../reports-data/rollups.ts';
 import { ADMIN_ROLE } from '@backoffice/core/acl';
+import { seedDemoCompanies } from './demo-companies.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -132,6 +133,7 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
   await seedAdminRole(database.db);
   if (config.seedDemo && config.env !== 'production') {
     await seedDemo(database, config);
+    await seedDemoCompanies(database.db);
     // The demo warehouse (30 days of stats) — tests load their own small sets instead.
     if (config.env !== 'test') await seedReportsDemo(database);
   }

@@ -5,11 +5,13 @@ export class AppError extends Error {
   readonly errors: Record<string, string> | undefined;
   readonly params: Record<string, string | number> | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** What the error answer carries in `data` (a 409's current row, the places that use a row). */
+  readonly data: unknown;
 
   constructor(
     statusCode: number,
     key: string,
-    extra: { errors?: Record<string, string>; params?: Record<string, string | number>; headers?: Record<string, string> } = {},
+    extra: { errors?: Record<string, string>; params?: Record<string, string | number>; headers?: Record<string, string>; data?: unknown } = {},
   ) {
     super(key);
     this.name = 'AppError';
@@ -18,6 +20,7 @@ export class AppError extends Error {
     this.errors = extra.errors;
     this.params = extra.params;
     this.headers = extra.headers;
+    this.data = extra.data ?? null;
   }
 }
 

@@ -13,10 +13,11 @@ export function sendError(
   reply: FastifyReply,
   status: number,
   key: string,
-  extra: { errors?: Record<string, string>; params?: Record<string, string | number> } = {},
+  extra: { errors?: Record<string, string>; params?: Record<string, string | number>; data?: unknown } = {},
 ) {
   const locale = localeFromAcceptLanguage(request.headers['accept-language']);
-  const body = { ...fail(key, extra), text: translate(locale, key, extra.params) };
+  const { data, ...rest } = extra;
+  const body = { ...fail(key, rest), data: data ?? null, text: translate(locale, key, extra.params) };
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
@@ -34,7 +35,7 @@ export function registerEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | ValidationError | Error, request, reply) => {
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
-      return sendError(request, reply, error.statusCode, error.key, { errors: error.errors, params: error.params });
+      return sendError(request, reply, error.statusCode, error.key, { errors: error.errors, params: error.params, data: error.data });
     }
     if (error instanceof ValidationError) {
       return sendError(request, reply, 400, 'error.validation', { errors: issuesToErrors(error.issues) });

@@ -10,6 +10,7 @@ import { inputs as enInputs } from './en/inputs.ts';
 import { menu as enMenu } from './en/menu.ts';
 import { qps as enQps } from './en/qps.ts';
 import { reports as enReports } from './en/reports.ts';
+import { resources as enResources } from './en/resources.ts';
 import { schedules as enSchedules } from './en/schedules.ts';
 import { shell as enShell } from './en/shell.ts';
 import { api as esApi } from './es/api.ts';
@@ -20,6 +21,7 @@ import { inputs as esInputs } from './es/inputs.ts';
 import { menu as esMenu } from './es/menu.ts';
 import { qps as esQps } from './es/qps.ts';
 import { reports as esReports } from './es/reports.ts';
+import { resources as esResources } from './es/resources.ts';
 import { schedules as esSchedules } from './es/schedules.ts';
 import { shell as esShell } from './es/shell.ts';
 
@@ -27,9 +29,9 @@ export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules } as const;
+export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources } as const;
 export type MessageKey = keyof typeof en;
-export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules };
+export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources };
 
 export const catalogues: Record<Locale, Record<string, string>> = { en, es };
 

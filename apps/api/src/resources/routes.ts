@@ -1,0 +1,523 @@
+/**
+ * The resource layer's route factory (docs/decisions/012-resource-layer.md). One declaration in core
+ * (`ResourceDef`) and its table give an entity:
+ *   GET    {path}                 list: page, page_size (capped), sort, typed filters (list-query.ts)
+ *   GET    {path}/autocomplete    {titleField}=text&limit=10 (spec section 7), or ids=1,2 -> [{id, value}]
+ *   GET    {path}/export          format=csv|xlsx and the list's filters: the whole filtered list, streamed
+ *   GET    {path}/:id             one row, with who created and last changed it
+ *   GET    {path}/:id/history     its audit entries: who, when, IP, simulating whom, a field diff
+ *   GET    {path}/:id/used-by     the places that use it
+ *   POST   {path}                 create (201)
+ *   PUT    {path}/:id             update with `version`: a stale version answers 409 with the current row
+ *   DELETE {path}/:id             delete, refused with 409 and the places that use it
+ * Reads need 'read' on the ACL resource, changes 'write' (by method). Every change is audited as
+ * `<entity>.create|update|delete` with before and after, in the same transaction.
+ */
+import type { ChangedBy, HistoryEntry, Page, ResourceDef, UsedBy } from '@backoffice/core/resources/define';
+import { exportFileName } from '@backoffice/core/export-name';
+import { localeFromAcceptLanguage, translate } from '@backoffice/core/i18n/catalogues';
+import { idParamsSchema, isIdText } from '@backoffice/core/ids';
+import { ok } from '@backoffice/core/envelope';
+import { parseListQuery, type Filter, type ListQuery } from '@backoffice/core/resources/list-query';
+import { errorEnvelopeSchema } from '@backoffice/core/schemas/envelope';
+import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import ExcelJS from 'exceljs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PassThrough } from 'node:stream';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { auditLog, roles, users } from '../db/schema.ts';
+import { AppError, badRequest, notFound } from '../lib/errors.ts';
+import { audit } from '../plugins/audit.ts';
+import { callerOf } from '../plugins/auth.ts';
+import { ValidationError } from '../plugins/validation.ts';
+
+type Row = Record<string, unknown>;
+
+export interface ResourceOptions {
+  table: PgTable;
+  /** Unique indexes and the field error their violation gives (a form error, 400). */
+  unique?: { constraint: string; field: string; key: string }[];
+  /** Extra routes of the entity (actions, queries), registered in the same scope. */
+  extraRoutes?: (app: FastifyInstance) => void;
+}
+
+interface Registered {
+  def: ResourceDef;
+  table: PgTable;
+  columns: Record<string, PgColumn>;
+}
+
+/** Every resource of the app, so "used by" finds the references to a row (fields with `ref`). */
+const registry = new Map<string, Registered>();
+
+const EXPORT_BATCH = 2000;
+const EXPORT_MAX_ROWS = 1_000_000;
+const HISTORY_MAX = 200;
+const AUTOCOMPLETE_MAX = 50;
+
+function columnsOf(def: ResourceDef, table: PgTable): Record<string, PgColumn> {
+  const byName: Record<string, PgColumn> = {};
+  for (const column of Object.values(getTableColumns(table)) as PgColumn[]) byName[column.name] = column;
+  for (const field of [...Object.keys(def.fields), 'created_by', 'updated_by']) {
+    if (!byName[field]) throw new Error(`${def.name}: field ${field} has no column of that name in its table`);
+  }
+  return byName;
+}
+
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
+
+/** A LIKE pattern that matches `text` anywhere, with LIKE's own characters taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function filterSql(def: ResourceDef, columns: Record<string, PgColumn>, f: Filter): SQL | undefined {
+  const column = columns[f.field]!;
+  const meta = def.fields[f.field]!;
+  switch (f.kind) {
+    case 'contains':
+      return ilike(column, containsPattern(f.value));
+    case 'in':
+      return f.values.length > 0 ? inArray(column, f.values) : undefined;
+    case 'eq':
+      return eq(column, f.value);
+    case 'range': {
+      const parts: SQL[] = [];
+      const dateOnly = (v: unknown) => meta.type === 'datetime' && typeof v === 'string' && v.length === 10;
+      if (f.min !== null) parts.push(gte(column, dateOnly(f.min) ? sql`${f.min}::date` : f.min));
+      // A date-only upper bound of a timestamp includes that whole day.
+      if (f.max !== null) parts.push(dateOnly(f.max) ? lt(column, sql`${f.max}::date + 1`) : lte(column, f.max));
+      return parts.length > 0 ? and(...parts) : undefined;
+    }
+  }
+}
+
+/** The list query of a request, or a 400 with its field errors. */
+function listQueryOf(def: ResourceDef, raw: unknown, ignore: readonly string[] = []): ListQuery {
+  const rest = Object.fromEntries(Object.entries((raw ?? {}) as Record<string, unknown>).filter(([k]) => !ignore.includes(k)));
+  const parsed = parseListQuery(def, rest);
+  if (!parsed.ok) throw badRequest('error.validation', parsed.errors);
+  return parsed.value;
+}
+
+export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: ResourceDef, opts: ResourceOptions): void {
+  const { table } = opts;
+  const columns = columnsOf(def, table);
+  registry.set(def.name, { def, table, columns });
+  const createdBy = alias(users, 'created_by_user');
+  const updatedBy = alias(users, 'updated_by_user');
+  const fieldNames = Object.keys(def.fields);
+  const writable = Object.keys(def.schema.shape);
+  const input = def.input ?? def.schema;
+  const tags = [def.name];
+  const READ = { permission: { resource: def.acl, action: 'read' } } as const;
+  const WRITE = { permission: { resource: def.acl } } as const;
+  const db = () => ctx.database.db;
+
+  const selection = () => {
+    const out: Record<string, PgColumn | SQL> = {};
+    for (const f of fieldNames) out[f] = columns[f]!;
+    out.created_by_id = columns.created_by!;
+    out.created_by_name = createdBy.name;
+    out.updated_by_id = columns.updated_by!;
+    out.updated_by_name = updatedBy.name;
+    return out;
+  };
+  function toRow(r: Row): Row {
+    const out: Row = {};
+    for (const f of fieldNames) out[f] = iso(r[f]);
+    const person = (id: unknown, name: unknown): ChangedBy => ({ id: typeof id === 'number' ? id : null, name: typeof name === 'string' ? name : null });
+    out.created_by = person(r.created_by_id, r.created_by_name);
+    out.updated_by = person(r.updated_by_id, r.updated_by_name);
+    return out;
+  }
+
+  async function findRow(d: Db, id: number): Promise<Row | null> {
+    const [r] = await d
+      .select(selection())
+      .from(table)
+      .leftJoin(createdBy, eq(createdBy.id, columns.created_by!))
+      .leftJoin(updatedBy, eq(updatedBy.id, columns.updated_by!))
+      .where(eq(columns.id!, id))
+      .limit(1);
+    return r ? toRow(r as Row) : null;
+  }
+
+  function whereOf(q: ListQuery): SQL | undefined {
+    const parts = q.filters.map((f) => filterSql(def, columns, f)).filter((p): p is SQL => p !== undefined);
+    return parts.length > 0 ? and(...parts) : undefined;
+  }
+
+  function orderOf(q: ListQuery) {
+    const order = q.sort.map((s) => (s.desc ? desc(columns[s.field]!) : asc(columns[s.field]!)));
+    if (!q.sort.some((s) => s.field === 'id')) order.push(asc(columns.id!));
+    return order;
+  }
+
+  async function pageOf(q: ListQuery, offset: number, limit: number): Promise<Row[]> {
+    const rows = await db()
+      .select(selection())
+      .from(table)
+      .leftJoin(createdBy, eq(createdBy.id, columns.created_by!))
+      .leftJoin(updatedBy, eq(updatedBy.id, columns.updated_by!))
+      .where(whereOf(q))
+      .orderBy(...orderOf(q))
+      .limit(limit)
+      .offset(offset);
+    return (rows as Row[]).map(toRow);
+  }
+
+  /** A field error from a unique index violation, or the error itself. */
+  function uniqueError(err: unknown): unknown {
+    const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+    const code = e.code ?? e.cause?.code;
+    const constraint = e.constraint ?? e.cause?.constraint;
+    if (code !== '23505') return err;
+    const known = opts.unique?.find((u) => u.constraint === constraint) ?? opts.unique?.[0];
+    return known ? badRequest('error.validation', { [known.field]: known.key }) : new AppError(409, 'resource.duplicate');
+  }
+
+  /** The create/update input checked with the resource's full schema (cross-field rules). */
+  function checked(body: Row): Row {
+    const fields = Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'version'));
+    const result = input.safeParse(fields, { reportInput: true });
+    if (!result.success) throw new ValidationError('body', result.error.issues);
+    return result.data as Row;
+  }
+
+  function values(data: Row): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [tsKey, column] of Object.entries(getTableColumns(table)) as [string, PgColumn][]) {
+      if (writable.includes(column.name) && column.name in data) out[tsKey] = data[column.name] ?? null;
+    }
+    return out;
+  }
+  const tsKeyOf = (name: string) => (Object.entries(getTableColumns(table)) as [string, PgColumn][]).find(([, c]) => c.name === name)![0];
+
+  async function usedBy(d: Db, id: number): Promise<UsedBy[]> {
+    const out: UsedBy[] = [];
+    for (const other of registry.values()) {
+      for (const [field, meta] of Object.entries(other.def.fields)) {
+        if (meta.type !== 'ref' || meta.ref !== def.name) continue;
+        const [r] = await d.select({ n: count() }).from(other.table).where(eq(other.columns[field]!, id));
+        const n = Number(r?.n ?? 0);
+        if (n > 0) out.push({ resource: other.def.name, label: `menu.${other.def.name}`, count: n });
+      }
+    }
+    return out;
+  }
+
+  const listQuerySchema = z.record(z.string(), z.unknown()).describe('page, page_size, sort, f[field] (see list-query.ts)');
+  const idParams = idParamsSchema;
+  const rowSchema = z.record(z.string(), z.unknown());
+
+  app.get(
+    def.path,
+    {
+      config: { auth: READ },
+      schema: {
+        tags,
+        summary: `List ${def.name}: paginated, sorted, filtered`,
+        description:
+          `page, page_size (at most 200), sort=field,-field (sortable: ${fieldNames.filter((f) => def.fields[f]!.sort).join(', ')}), ` +
+          `f[field]=… (filters: ${fieldNames.filter((f) => def.fields[f]!.filter).map((f) => `${f} ${def.fields[f]!.filter}`).join(', ')}). ` +
+          'Unknown parameters, filters and sort fields answer 400.',
+        querystring: listQuerySchema,
+        response: { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      const q = listQueryOf(def, request.query);
+      const [items, [total]] = await Promise.all([
+        pageOf(q, (q.page - 1) * q.page_size, q.page_size),
+        db().select({ n: count() }).from(table).where(whereOf(q)),
+      ]);
+      return ok({ items, total: Number(total?.n ?? 0), page: q.page, page_size: q.page_size } satisfies Page<Row>);
+    },
+  );
+
+  app.get(
+    `${def.path}/autocomplete`,
+    {
+      config: { auth: READ },
+      schema: {
+        tags,
+        summary: `${def.name} by ${def.titleField} (autocomplete) or by ids`,
+        description: `${def.titleField}=text (contains, at least 1 character) or ids=1,2; limit (default 10, at most ${AUTOCOMPLETE_MAX}). Answers [{id, value}].`,
+        querystring: z.strictObject({
+          [def.titleField]: z.string().max(200).optional(),
+          ids: z.string().max(2000).optional(),
+          limit: z.string().regex(/^[1-9]\d{0,2}$/, 'error.invalid_value').optional(),
+        }),
+      },
+    },
+    async (request) => {
+      const query = request.query as Record<string, string | undefined>;
+      const limit = Math.min(Number(query.limit ?? 10), AUTOCOMPLETE_MAX);
+      const title = columns[def.titleField]!;
+      let where: SQL | undefined;
+      if (query.ids !== undefined) {
+        const ids = query.ids.split(',').filter(Boolean);
+        if (!ids.every(isIdText)) throw badRequest('error.validation', { ids: 'error.invalid_id' });
+        where = ids.length > 0 ? inArray(columns.id!, ids.map(Number)) : sql`false`;
+      } else if (query[def.titleField]) where = ilike(title, containsPattern(query[def.titleField]!));
+      const rows = await db().select({ id: columns.id!, value: title }).from(table).where(where).orderBy(asc(title), asc(columns.id!)).limit(limit);
+      return ok(rows);
+    },
+  );
+
+  app.get(
+    `${def.path}/export`,
+    {
+      config: { auth: READ },
+      schema: {
+        tags,
+        summary: `Export the filtered ${def.name} (CSV or XLSX)`,
+        description: `format=csv|xlsx and the list's filters and sort. File name ${def.exportName}_YYYY-MM-DD_HHmmss.<ext>; column titles in the request's language.`,
+        querystring: listQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const raw = request.query as Record<string, unknown>;
+      const format = raw.format ?? 'csv';
+      if (format !== 'csv' && format !== 'xlsx') throw badRequest('error.validation', { format: 'error.invalid_value' });
+      const q = listQueryOf(def, raw, ['format', 'page', 'page_size']);
+      return sendExport(request, reply, q, format);
+    },
+  );
+
+  async function sendExport(request: FastifyRequest, reply: FastifyReply, q: ListQuery, format: 'csv' | 'xlsx') {
+    const locale = localeFromAcceptLanguage(request.headers['accept-language']);
+    const exported = fieldNames.filter((f) => f !== 'version');
+    const titles = exported.map((f) => translate(locale, def.fields[f]!.label));
+    const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+    const stream = new PassThrough();
+    const name = exportFileName(def.exportName, format);
+    reply
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    void (async () => {
+      try {
+        if (format === 'csv') {
+          stream.write(`\ufeff${titles.map(csvCell).join(',')}\r\n`);
+          for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += EXPORT_BATCH) {
+            const rows = await pageOf(q, offset, EXPORT_BATCH);
+            if (rows.length > 0) stream.write(rows.map((r) => exported.map((f) => csvCell(cell(r[f]))).join(',')).join('\r\n') + '\r\n');
+            if (rows.length < EXPORT_BATCH) break;
+          }
+          stream.end();
+        } else {
+          const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+          const sheet = workbook.addWorksheet(def.exportName);
+          sheet.addRow(titles).commit();
+          for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += EXPORT_BATCH) {
+            const rows = await pageOf(q, offset, EXPORT_BATCH);
+            for (const r of rows) sheet.addRow(exported.map((f) => (typeof r[f] === 'number' ? r[f] : cell(r[f])))).commit();
+            if (rows.length < EXPORT_BATCH) break;
+          }
+          sheet.commit();
+          await workbook.commit();
+        }
+      } catch (err) {
+        request.log.error({ err }, `${def.name}: export failed`);
+        stream.destroy(err as Error);
+      }
+    })();
+    return reply.send(stream);
+  }
+
+  app.get<{ Params: { id: number } }>(
+    `${def.path}/:id`,
+    {
+      config: { auth: READ },
+      schema: { tags, summary: `One ${def.entity}`, params: idParams, response: { 404: errorEnvelopeSchema } },
+    },
+    async (request) => {
+      const row = await findRow(db(), request.params.id);
+      if (!row) throw notFound('resource.not_found');
+      return ok(row);
+    },
+  );
+
+  app.get<{ Params: { id: number } }>(
+    `${def.path}/:id/used-by`,
+    { config: { auth: READ }, schema: { tags, summary: `Where a ${def.entity} is used`, params: idParams } },
+    async (request) => {
+      const [exists] = await db().select({ id: columns.id! }).from(table).where(eq(columns.id!, request.params.id));
+      if (!exists) throw notFound('resource.not_found');
+      return ok(await usedBy(db(), request.params.id));
+    },
+  );
+
+  app.get<{ Params: { id: number } }>(
+    `${def.path}/:id/history`,
+    {
+      config: { auth: READ },
+      schema: { tags, summary: `A ${def.entity}'s history (audit log), newest first`, description: `At most ${HISTORY_MAX} entries.`, params: idParams },
+    },
+    async (request) => ok(await historyOf(db(), def.entity, request.params.id)),
+  );
+
+  app.post(
+    def.path,
+    {
+      config: { auth: WRITE },
+      schema: { tags, summary: `Create a ${def.entity}`, body: def.schema, response: { 201: z.object({ status: z.string(), message: z.string(), data: rowSchema }), 400: errorEnvelopeSchema } },
+    },
+    async (request, reply) => {
+      const data = checked(request.body as Row);
+      const caller = callerOf(request);
+      const row = await ctx.database.db
+        .transaction(async (tx) => {
+          const [created] = await (tx as unknown as Db)
+            .insert(table)
+            .values({ ...values(data), [tsKeyOf('created_by')]: caller.id, [tsKeyOf('updated_by')]: caller.id })
+            .returning({ id: columns.id! });
+          const fresh = (await findRow(tx as unknown as Db, Number(created!.id)))!;
+          await audit(tx as unknown as Db, request, { action: `${def.entity}.create`, entity: def.entity, entityId: fresh.id as number, after: auditable(fresh) });
+          return fresh;
+        })
+        .catch((err: unknown) => {
+          throw uniqueError(err);
+        });
+      return reply.code(201).send(ok(row));
+    },
+  );
+
+  app.put<{ Params: { id: number } }>(
+    `${def.path}/:id`,
+    {
+      config: { auth: WRITE },
+      schema: {
+        tags,
+        summary: `Update a ${def.entity} (optimistic concurrency)`,
+        description: "Send every field and the row's `version`. A stale version answers 409 resource.conflict with data {current} (the row as it is now, with who changed it).",
+        params: idParams,
+        body: def.schema.extend({ version: z.number().int().min(1).max(2_147_483_647) }),
+        response: { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      const body = request.body as Row;
+      const data = checked(body);
+      const id = request.params.id;
+      const caller = callerOf(request);
+      return ok(
+        await ctx.database.db
+          .transaction(async (tx) => {
+            const t = tx as unknown as Db;
+            const before = await findRow(t, id);
+            if (!before) throw notFound('resource.not_found');
+            const updated = await t
+              .update(table)
+              .set({ ...values(data), [tsKeyOf('version')]: sql`${columns.version!} + 1`, [tsKeyOf('updated_at')]: sql`now()`, [tsKeyOf('updated_by')]: caller.id })
+              .where(and(eq(columns.id!, id), eq(columns.version!, body.version as number)))
+              .returning({ id: columns.id! });
+            if (updated.length === 0) {
+              const by = before.updated_by as ChangedBy;
+              throw new AppError(409, 'resource.conflict', { data: { current: before }, params: { name: by.name ?? '?', at: String(before.updated_at) } });
+            }
+            const after = (await findRow(t, id))!;
+            await audit(t, request, { action: `${def.entity}.update`, entity: def.entity, entityId: id, before: auditable(before), after: auditable(after) });
+            return after;
+          })
+          .catch((err: unknown) => {
+            throw uniqueError(err);
+          }),
+      );
+    },
+  );
+
+  app.delete<{ Params: { id: number } }>(
+    `${def.path}/:id`,
+    {
+      config: { auth: WRITE },
+      schema: {
+        tags,
+        summary: `Delete a ${def.entity}`,
+        description: 'Refused with 409 resource.in_use and data {used_by} while other rows refer to it. Deleting a deleted row answers 404.',
+        params: idParams,
+        response: { 404: errorEnvelopeSchema, 409: errorEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      const id = request.params.id;
+      await ctx.database.db.transaction(async (tx) => {
+        const t = tx as unknown as Db;
+        const before = await findRow(t, id);
+        if (!before) throw notFound('resource.not_found');
+        const used = await usedBy(t, id);
+        if (used.length > 0) throw new AppError(409, 'resource.in_use', { data: { used_by: used } });
+        const removed = await t.delete(table).where(eq(columns.id!, id)).returning({ id: columns.id! });
+        if (removed.length === 0) throw notFound('resource.not_found');
+        await audit(t, request, { action: `${def.entity}.delete`, entity: def.entity, entityId: id, before: auditable(before), after: null });
+      });
+      return ok(null);
+    },
+  );
+
+  opts.extraRoutes?.(app);
+}
+
+/** What an audit entry keeps of a row: its fields, without who-changed-it (the entry says that). */
+function auditable(row: Row): Row {
+  const { created_by: _c, updated_by: _u, ...rest } = row;
+  return rest;
+}
+
+function csvCell(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** A row's audit entries with names and a field diff, newest first. */
+async function historyOf(d: Db, entity: string, id: number): Promise<HistoryEntry[]> {
+  const actor = alias(users, 'actor');
+  const simulator = alias(users, 'simulator');
+  const rows = await d
+    .select({
+      id: auditLog.id,
+      at: auditLog.at,
+      action: auditLog.action,
+      ip: auditLog.ip,
+      before: auditLog.before,
+      after: auditLog.after,
+      actorId: auditLog.actorId,
+      actorName: actor.name,
+      simId: auditLog.simulatedById,
+      simName: simulator.name,
+      roleName: roles.name,
+    })
+    .from(auditLog)
+    .leftJoin(actor, eq(actor.id, auditLog.actorId))
+    .leftJoin(simulator, eq(simulator.id, auditLog.simulatedById))
+    .leftJoin(roles, eq(roles.id, auditLog.simulatedRoleId))
+    .where(and(eq(auditLog.entity, entity), eq(auditLog.entityId, String(id))))
+    .orderBy(desc(auditLog.id))
+    .limit(HISTORY_MAX);
+  return rows.map((r) => ({
+    id: r.id,
+    at: r.at.toISOString(),
+    action: r.action,
+    actor: { id: r.actorId, name: r.actorName },
+    simulated_by: r.simId !== null ? { id: r.simId, name: r.simName } : null,
+    simulated_role: r.roleName ?? null,
+    ip: r.ip,
+    changes: diff((r.before ?? {}) as Row, (r.after ?? {}) as Row),
+  }));
+}
+
+const NOT_DIFFED = new Set(['version', 'updated_at', 'created_at', 'id']);
+
+function diff(before: Row, after: Row): Record<string, [unknown, unknown]> {
+  const out: Record<string, [unknown, unknown]> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (NOT_DIFFED.has(key)) continue;
+    const a = before[key] ?? null;
+    const b = after[key] ?? null;
+    if (JSON.stringify(a) !== JSON.stringify(b)) out[key] = [a, b];
+  }
+  return out;
+}
