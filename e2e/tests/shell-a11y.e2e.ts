@@ -83,6 +83,17 @@ describe.each(['light', 'dark'] as const)('accessibility, %s theme', (theme) => 
     });
   });
 
+  it('a resource list and its detail (companies)', async () => {
+    await withPage(browser, { viewport: { width: 1440, height: 900 } }, async (page) => {
+      await signIn(page, DEMO.tech, { via: 'api', theme, path: '/utils/list_companies' });
+      await expect.poll(() => page.locator('[data-testid^="resource-row-"]').count()).toBeGreaterThan(5);
+      await expectNoSeriousViolations(page, 'companies list');
+      await page.locator('[data-testid^="resource-row-"]').first().click();
+      await page.getByTestId('resource-form-companies').waitFor();
+      await expectNoSeriousViolations(page, 'company detail');
+    });
+  });
+
   it('report screens with results: DataViewer (table and chart) and QPS graph', async () => {
     await withPage(browser, { viewport: { width: 1440, height: 1000 } }, async (page) => {
       await signIn(page, DEMO.admin, { via: 'api', theme });

@@ -163,6 +163,10 @@ describe('companies (resource layer)', () => {
     await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     expect(book.worksheets[0]!.rowCount).toBe(de + 1);
     expectErrorEnvelope(await t.app.inject({ url: '/v1/companies/export?format=pdf', headers: finance }), 400, 'error.validation', { format: 'error.invalid_value' });
+    // A name that a spreadsheet would run as a formula is exported as text.
+    await create({ ...valid, legal_name: '=HYPERLINK("http://x")', tax_id: 'B33333337', country: 'ES' });
+    const risky = await t.app.inject({ url: `/v1/companies/export?format=csv&f[legal_name]=${encodeURIComponent('HYPERLINK')}`, headers: finance });
+    expect(risky.body).toContain(`"'=HYPERLINK(""http://x"")"`);
   });
 
   it('checks the ACL per operation: read-only roles list, open, export and read history; only write changes', async () => {

@@ -145,6 +145,8 @@ export const APP_ROUTES: readonly AppRoute[] = [
   r('/utils/scheduler', 'scheduler'),
   r('/utils/jsonbuilder', 'jsonbuilder'),
   r('/utils/list_companies', 'list_companies'),
+  r('/utils/list_companies/new', 'list_companies'),
+  r('/utils/list_companies/:id', 'list_companies'),
   r('/graphs/qps/:graph', 'qps_demand', 'qps'),
   r('/billing/:team', 'invoices_preview_ssp', 'billing_team'),
   r('/billing_performance/advertiser', 'bp_advertiser'),

@@ -119,7 +119,7 @@ export async function seedDemoCompanies(db: Db): Promise<void> {
       if (i % 4 === 1) {
         // A later edit: finance corrected the billing address.
         const email = `accounts+${i}@${c.billing_email.split('@')[1]}`;
-        await t.update(companies).set({ billingEmail: email, version: 2, updatedBy: finance, updatedAt: sql`now() - make_interval(days => ${20 - i}::int)` }).where(eq(companies.id, row.id));
+        await t.update(companies).set({ billingEmail: email, version: 2, updatedBy: finance, updatedAt: sql`now() - make_interval(days => ${(i % 17) + 1}::int)` }).where(eq(companies.id, row.id));
         await t.insert(auditLog).values({
           actorId: finance,
           ip: '10.20.0.42',
@@ -128,7 +128,7 @@ export async function seedDemoCompanies(db: Db): Promise<void> {
           entityId: String(row.id),
           before: after,
           after: { ...after, billing_email: email, version: 2 },
-          at: sql`now() - make_interval(days => ${20 - i}::int)`,
+          at: sql`now() - make_interval(days => ${(i % 17) + 1}::int)`,
         });
       }
     }

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { noQuerySchema } from '@backoffice/core/schemas/envelope';
 import { findUnsafeText, INVALID_TEXT } from '@backoffice/core/text';
+import { issuesToErrors } from '@backoffice/core/validation-errors';
 import { badRequest } from '../lib/errors.ts';
 import { requiredAction, type RouteAuth } from './auth.ts';
 
@@ -25,27 +26,7 @@ export class ValidationError extends Error {
   }
 }
 
-/** Maps zod issues to {path: message key}. */
-export function issuesToErrors(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of issues) {
-    let key: string;
-    if (issue.code === 'unrecognized_keys') {
-      for (const k of issue.keys) out[[...issue.path, k].join('.')] = 'error.unknown_field';
-      continue;
-    }
-    if (issue.code === 'invalid_type') {
-      key = (issue as { input?: unknown }).input === undefined ? 'error.required' : 'error.invalid_type';
-    } else if (typeof issue.message === 'string' && /^[a-z_]+(\.[a-zA-Z_]+)+$/.test(issue.message)) {
-      // A custom refinement that already carries a message key.
-      key = issue.message;
-    } else {
-      key = 'error.invalid_value';
-    }
-    out[issue.path.join('.') || '_'] = key;
-  }
-  return out;
-}
+export { issuesToErrors };
 
 function isEmptyObject(value: object): boolean {
   for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) return false;

@@ -468,8 +468,13 @@ function auditable(row: Row): Row {
   return rest;
 }
 
+/** Text a spreadsheet would run as a formula (CSV injection), except plain numbers such as -120.50. */
+const FORMULA_LIKE = /^(?![-+]?\d+(?:\.\d+)?$)[=+\-@\t\r]/;
+
+/** A CSV field: formula-like text gets a leading apostrophe, and quoting where needed. */
 function csvCell(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  const safe = FORMULA_LIKE.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** A row's audit entries with names and a field diff, newest first. */

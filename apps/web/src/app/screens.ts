@@ -14,6 +14,7 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   dashboard: () => import('../features/dashboard/dashboard-page.tsx'),
   dataviewers: () => import('../features/dataviewer/dataviewer-page.tsx'),
   qps: () => import('../features/qps/qps-page.tsx'),
+  list_companies: () => import('../features/companies/companies-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {

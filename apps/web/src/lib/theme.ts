@@ -55,6 +55,8 @@ export function themeConfig(mode: Theme, { reducedMotion = false }: ThemeOptions
         iconSize: 16,
         ...(dark ? { itemSelectedColor: '#a8b8ff', itemSelectedBg: 'rgba(91, 124, 250, 0.2)' } : {}),
       },
+      // The selected tab is text in the primary colour: on the dark page it needs the lighter blue.
+      ...(dark ? { Tabs: { itemSelectedColor: '#a8b8ff', itemActiveColor: '#a8b8ff', itemHoverColor: '#c3cfff', inkBarColor: '#a8b8ff' } } : {}),
     },
   };
 }

@@ -1,0 +1,7 @@
+/** Companies (`/utils/list_companies`, `/new`, `/{id}`): the resource layer's screens for the declaration in core. */
+import { companies } from '@backoffice/core/resources/companies';
+import { ResourcePage } from '../../resources/resource-page.tsx';
+
+export default function CompaniesPage() {
+  return <ResourcePage def={companies} basePath="/utils/list_companies" titleKey="company.title" newTitleKey="company.new_title" />;
+}

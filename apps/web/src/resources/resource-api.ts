@@ -1,0 +1,94 @@
+/**
+ * The web side of the resource layer's protocol: list, one row, create, update (with version),
+ * delete, history, used-by and export, for any `ResourceDef`. Hooks of their own (no component),
+ * so a screen with its own shape keeps the data logic and drops the generic components.
+ */
+import type { HistoryEntry, Page, ResourceDef, UsedBy } from '@backoffice/core/resources/define';
+import { listQueryParams, type ListQuery } from '@backoffice/core/resources/list-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, handleSessionError, REST_BASE } from '../lib/api.ts';
+import { saveBlob } from '../lib/download.ts';
+import { FetchError } from '../lib/fetch-client.ts';
+import { useSession } from '../lib/session-store.ts';
+
+export type ResourceRow = Record<string, unknown> & { id: number; version: number };
+
+/** The API path relative to the fetch client's base (`/v1/companies` -> `companies`). */
+const rel = (def: ResourceDef, suffix = '') => `${def.path.replace(/^\/v1\//, '')}${suffix}`;
+
+export const resourceKey = (def: ResourceDef, ...rest: unknown[]) => ['api', 'resource', def.name, ...rest] as const;
+
+export function useResourceList(def: ResourceDef, query: ListQuery) {
+  const params = listQueryParams(query, def);
+  return useQuery<Page<ResourceRow>, FetchError>({
+    queryKey: resourceKey(def, 'list', params),
+    queryFn: ({ signal }) => api.request<Page<ResourceRow>>(rel(def), { query: params, signal }),
+    // The previous page stays on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useResourceRow(def: ResourceDef, id: number | null) {
+  return useQuery<ResourceRow, FetchError>({
+    queryKey: resourceKey(def, 'row', id),
+    queryFn: ({ signal }) => api.request<ResourceRow>(rel(def, '/:id'), { params: { id: id! }, signal }),
+    enabled: id !== null,
+  });
+}
+
+export function useResourceHistory(def: ResourceDef, id: number | null, enabled = true) {
+  return useQuery<HistoryEntry[], FetchError>({
+    queryKey: resourceKey(def, 'history', id),
+    queryFn: ({ signal }) => api.request<HistoryEntry[]>(rel(def, '/:id/history'), { params: { id: id! }, signal }),
+    enabled: id !== null && enabled,
+  });
+}
+
+export function useResourceUsedBy(def: ResourceDef, id: number | null, enabled = true) {
+  return useQuery<UsedBy[], FetchError>({
+    queryKey: resourceKey(def, 'used-by', id),
+    queryFn: ({ signal }) => api.request<UsedBy[]>(rel(def, '/:id/used-by'), { params: { id: id! }, signal }),
+    enabled: id !== null && enabled,
+  });
+}
+
+/** Create, update and delete; each refreshes the resource's cached lists and rows. */
+export function useResourceMutations(def: ResourceDef) {
+  const client = useQueryClient();
+  const refresh = () => client.invalidateQueries({ queryKey: resourceKey(def) });
+  return {
+    create: useMutation<ResourceRow, FetchError, Record<string, unknown>>({
+      mutationFn: (body) => api.request<ResourceRow>(rel(def), { method: 'POST', body }),
+      onSuccess: refresh,
+    }),
+    update: useMutation<ResourceRow, FetchError, { id: number; body: Record<string, unknown> }>({
+      mutationFn: ({ id, body }) => api.request<ResourceRow>(rel(def, '/:id'), { method: 'PUT', params: { id }, body }),
+      onSuccess: refresh,
+    }),
+    remove: useMutation<null, FetchError, number>({
+      mutationFn: (id) => api.request<null>(rel(def, '/:id'), { method: 'DELETE', params: { id } }),
+      onSuccess: refresh,
+    }),
+  };
+}
+
+/** Downloads the filtered list as CSV or XLSX (the server streams it); answers the file name. */
+export async function downloadResourceExport(def: ResourceDef, query: ListQuery, format: 'csv' | 'xlsx'): Promise<string> {
+  const { user, locale } = useSession.getState();
+  const params = new URLSearchParams({ ...listQueryParams({ ...query, page: 1 }, def), format });
+  params.delete('page');
+  params.delete('page_size');
+  const response = await fetch(`${REST_BASE}${def.path}/export?${params.toString()}`, {
+    headers: { ...(user?.token ? { Authorization: `Bearer ${user.token}` } : {}), 'Accept-Language': locale, 'Cache-Control': 'no-cache' },
+    cache: 'no-store',
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { message?: string; text?: string } | null;
+    const error = new FetchError(body?.text ?? `Error ${response.status}`, { httpStatus: response.status, key: body?.message ?? null });
+    handleSessionError(error);
+    throw error;
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `${def.exportName}.${format}`;
+  saveBlob(await response.blob(), name);
+  return name;
+}

@@ -1,0 +1,48 @@
+/** How a resource field's value reads in a cell, a filter option or a history line. */
+import type { FieldMeta } from '@backoffice/core/resources/define';
+import { Tag } from 'antd';
+import type { ReactNode } from 'react';
+import { i18n, t } from '../lib/i18n.ts';
+
+const regionNames = new Map<string, Intl.DisplayNames>();
+
+/** The label of an enum value: its i18n key when there is one, a country's name for country fields. */
+export function optionLabel(meta: FieldMeta, value: string, locale: string): string {
+  const key = `${meta.label}.${value}`;
+  if (i18n.exists(key)) return t(key);
+  if (/^[A-Z]{2}$/.test(value) && meta.label.endsWith('country')) {
+    let names = regionNames.get(locale);
+    if (!names) {
+      names = new Intl.DisplayNames([locale], { type: 'region' });
+      regionNames.set(locale, names);
+    }
+    return `${names.of(value) ?? value} (${value})`;
+  }
+  return value;
+}
+
+export function formatDateTime(value: unknown, locale: string): string {
+  if (typeof value !== 'string') return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+/** The text of a value (history, the conflict dialog): enums labelled, dates formatted, empty as "—". */
+export function valueText(meta: FieldMeta | undefined, value: unknown, locale: string): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (meta?.type === 'enum' && typeof value === 'string') return optionLabel(meta, value, locale);
+  if (meta?.type === 'datetime') return formatDateTime(value, locale);
+  if (meta?.type === 'boolean') return value ? t('common.yes') : t('common.no');
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+export function fieldCell(meta: FieldMeta, value: unknown, locale: string): ReactNode {
+  if (value === null || value === undefined || value === '') return <span className="bo-res-empty">—</span>;
+  if (meta.type === 'enum' && typeof value === 'string') {
+    return meta.label.endsWith('country') ? <span title={optionLabel(meta, value, locale)}>{value}</span> : optionLabel(meta, value, locale);
+  }
+  if (meta.type === 'boolean') return <Tag color={value ? 'green' : 'default'}>{value ? t('common.yes') : t('common.no')}</Tag>;
+  if (meta.type === 'datetime') return formatDateTime(value, locale);
+  return String(value);
+}
