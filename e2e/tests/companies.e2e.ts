@@ -28,11 +28,11 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-const field = (page: Page, id: string) => page.locator(`[data-testid="resource-form-companies"] #${id}`);
+const field = (page: Page, id: string, form = 'companies') => page.locator(`[data-testid="resource-form-${form}"] #${id}`);
 
-async function pick(page: Page, id: string, text: string) {
-  await field(page, id).click();
-  await field(page, id).fill(text);
+async function pick(page: Page, id: string, text: string, form = 'companies') {
+  await field(page, id, form).click();
+  await field(page, id, form).fill(text);
   await page.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
 }
 
@@ -101,6 +101,41 @@ describe('companies', () => {
       await entries.nth(2).getByText('Created').waitFor();
       await shot(second, 'history-1440-light-en');
       await second.close();
+    });
+  });
+
+  it('agencies: a demand lead creates one behind a company picked by name; that company then cannot be deleted', async () => {
+    await withPage(browser, { viewport: { width: 1440, height: 900 } }, async (page) => {
+      await signIn(page, DEMO.demandLead, { via: 'api', path: '/partners/agencies' });
+      await page.getByTestId('resource-list-agencies').waitFor();
+      // The company column shows names, not ids.
+      await page.locator('[data-testid^="resource-row-"]').filter({ hasText: 'Iberia Media Exchange S.L.' }).first().waitFor();
+      await shot(page, 'agencies-1440-light-en');
+      await page.getByTestId('resource-new').click();
+      await field(page, 'name', 'agencies').fill('Levante Media Buying');
+      await field(page, 'company_id', 'agencies').click();
+      await field(page, 'company_id', 'agencies').fill('Levante');
+      await page.locator('.ant-select-item-option').filter({ hasText: 'Levante Streaming Networks S.L.' }).click();
+      await page.getByTestId('agency-contact-add').click();
+      await page.getByRole('textbox', { name: 'Name', exact: true }).last().fill('Pau Ferrer');
+      await page.getByRole('textbox', { name: 'E-mail', exact: true }).last().fill('pau@levantemb.es');
+      await field(page, 'commission_pct', 'agencies').fill('11.5');
+      await pick(page, 'status', 'Active', 'agencies');
+      await page.getByTestId('resource-save').click();
+      await page.waitForURL(/\/en\/partners\/agencies\/\d+$/);
+      await page.getByTestId('resource-title').getByText('Levante Media Buying').waitFor();
+      await expect.poll(() => field(page, 'commission_pct', 'agencies').inputValue()).toBe('11.50');
+      await shot(page, 'agency-detail-1440-light-en');
+    });
+    await withPage(browser, { viewport: { width: 1440, height: 900 } }, async (page) => {
+      await signIn(page, DEMO.admin, { via: 'api', path: '/utils/list_companies?f[legal_name]=levante' });
+      await page.locator('[data-testid^="resource-row-"]').first().click();
+      await page.getByRole('tab', { name: 'Used by' }).click();
+      await page.getByText('Agencies: 1').waitFor();
+      await page.getByRole('tab', { name: 'Details' }).click();
+      await page.getByTestId('resource-delete').click();
+      await page.locator('#resource-delete-confirm').click();
+      await toast(page, /It cannot be deleted: it is in use: Agencies \(1\)/).waitFor();
     });
   });
 

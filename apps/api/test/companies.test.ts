@@ -182,3 +182,64 @@ describe('companies (resource layer)', () => {
     expect((await create({ ...valid, legal_name: 'Tech Made S.L.', tax_id: 'B44444446' }, tech)).statusCode).toBe(201);
   });
 });
+
+describe('agencies (a resource that refers to companies)', () => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+  let lead: Record<string, string>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = (await signIn(t.app, 'admin@adtech.example')).headers;
+    lead = (await signIn(t.app, 'demand.lead@adtech.example')).headers;
+  });
+  afterAll(async () => t?.close());
+
+  const agency = (company_id: number) => ({
+    name: 'Sol Media Buying',
+    company_id,
+    contacts: [{ name: 'Ana Gil', email: 'ana@solmedia.es', phone: '+34 600 000 000' }],
+    commission_pct: '12.35',
+    advertisers: ['Viajes Sol'],
+    status: 'active',
+  });
+
+  it('shows the company by name, keeps the commission exact, and checks the reference', async () => {
+    const company = body<{ id: number; legal_name: string }>(
+      await t.app.inject({ method: 'POST', url: '/v1/companies', headers: admin, payload: { ...valid, legal_name: 'Sol Media Holding S.L.', tax_id: 'B44444446' } }),
+    ).data;
+    const res = await t.app.inject({ method: 'POST', url: '/v1/agencies', headers: lead, payload: agency(company.id) });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(body(res).data).toMatchObject({ company_id: company.id, company_id_label: 'Sol Media Holding S.L.', commission_pct: '12.35', contacts: [{ name: 'Ana Gil', phone: '+34 600 000 000' }] });
+    expectErrorEnvelope(await t.app.inject({ method: 'POST', url: '/v1/agencies', headers: lead, payload: agency(999_999) }), 400, 'error.validation', { company_id: 'resource.ref_unknown' });
+    expectErrorEnvelope(
+      await t.app.inject({ method: 'POST', url: '/v1/agencies', headers: lead, payload: { ...agency(company.id), commission_pct: '100.5' } }),
+      400,
+      'error.validation',
+      { commission_pct: 'agency.commission_invalid' },
+    );
+    expectErrorEnvelope(
+      await t.app.inject({ method: 'POST', url: '/v1/agencies', headers: lead, payload: { ...agency(company.id), contacts: [{ name: 'X', email: 'nope' }] } }),
+      400,
+      'error.validation',
+      { 'contacts.0.email': 'company.email_invalid' },
+    );
+    const listed = body<{ items: { name: string; company_id_label: string }[] }>(await t.app.inject({ url: `/v1/agencies?f[company_id]=${company.id}`, headers: lead })).data;
+    expect(listed.items).toEqual([expect.objectContaining({ name: 'Sol Media Buying', company_id_label: 'Sol Media Holding S.L.' })]);
+
+    // The company is now in use: "used by" says where, and deleting it is refused with that list.
+    expect(body(await t.app.inject({ url: `/v1/companies/${company.id}/used-by`, headers: admin })).data).toEqual([{ resource: 'agencies', label: 'menu.agencies', count: 1 }]);
+    const refused = await t.app.inject({ method: 'DELETE', url: `/v1/companies/${company.id}`, headers: admin });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ message: 'resource.in_use', data: { used_by: [{ resource: 'agencies', count: 1 }] } });
+    expect((await t.app.inject({ url: `/v1/companies/${company.id}`, headers: admin })).statusCode).toBe(200);
+  });
+
+  it('lists the demo agencies for a demand lead, filtered by status and commission range', async () => {
+    const active = body<{ total: number; items: { status: string }[] }>(await t.app.inject({ url: '/v1/agencies?f[status]=active&page_size=200', headers: lead })).data;
+    expect(active.total).toBeGreaterThanOrEqual(5);
+    expect(active.items.every((a) => a.status === 'active')).toBe(true);
+    const cheap = body<{ items: { commission_pct: string }[] }>(await t.app.inject({ url: '/v1/agencies?f[commission_pct][max]=10&page_size=200', headers: lead })).data;
+    expect(cheap.items.length).toBeGreaterThanOrEqual(1);
+    expect(cheap.items.every((a) => Number(a.commission_pct) <= 10)).toBe(true);
+  });
+});

@@ -185,6 +185,8 @@ export const APP_ROUTES: readonly AppRoute[] = [
   r('/partners/floors', 'floors'),
   r('/partners/deals', 'deals'),
   r('/partners/agencies', 'agencies'),
+  r('/partners/agencies/new', 'agencies'),
+  r('/partners/agencies/:id', 'agencies'),
   r('/finance_reports/reportNetworks', 'report_networks'),
   r('/finance_reports/reportACMonetization', 'report_ac_monetization'),
   r('/finance_reports/revenue_margin_report', 'revenue_margin_report'),

@@ -8,7 +8,7 @@ import { EU_COUNTRIES, isValidIban, isValidTaxId } from '@backoffice/core/tax-id
 import { eq, sql } from 'drizzle-orm';
 import { composeIBAN } from 'ibantools';
 import type { Db } from './client.ts';
-import { auditLog, companies, settings, users } from './schema.ts';
+import { agencies, auditLog, companies, settings, users } from './schema.ts';
 
 interface DemoCompany {
   legal_name: string;
@@ -131,6 +131,47 @@ export async function seedDemoCompanies(db: Db): Promise<void> {
           at: sql`now() - make_interval(days => ${(i % 17) + 1}::int)`,
         });
       }
+    }
+  });
+}
+
+/** Demo agencies, each behind one of the demo companies (by legal name). */
+const DEMO_AGENCIES: readonly { name: string; company: string; commission: string; advertisers: string[]; contacts: { name: string; email: string; phone: string | null }[]; status: 'active' | 'archived' }[] = [
+  { name: 'IberiaMX Agency Desk', company: 'Iberia Media Exchange S.L.', commission: '12.50', advertisers: ['Viajes Solana', 'Banco Meridiano', 'Cervezas Ondara'], contacts: [{ name: 'Lucía Prieto', email: 'lucia.prieto@iberiamx.es', phone: '+34 910 123 456' }], status: 'active' },
+  { name: 'MedPub Trading', company: 'Mediterránea de Publicidad Digital S.A.', commission: '15.00', advertisers: ['Moda Brisa', 'Hoteles Cala'], contacts: [{ name: 'Jordi Puig', email: 'jordi.puig@medpub.es', phone: '+34 932 555 010' }, { name: 'Marta Vidal', email: 'marta.vidal@medpub.es', phone: null }], status: 'active' },
+  { name: 'RheinAds Mediaagentur', company: 'Rheinland AdTech GmbH', commission: '10.00', advertisers: ['AutoHaus Weber', 'Kaffeerösterei Lenz'], contacts: [{ name: 'Jonas Richter', email: 'j.richter@rheinads.de', phone: '+49 221 555 1200' }], status: 'active' },
+  { name: 'Lumière Trading Desk', company: 'Lumière Régie Numérique SAS', commission: '14.25', advertisers: ['Maison Garance', 'Banque Azur', 'Voyages Lumen'], contacts: [{ name: 'Camille Roux', email: 'camille.roux@lumiere-ads.fr', phone: '+33 1 44 55 66 77' }], status: 'active' },
+  { name: 'Navigli Media Buying', company: 'Navigli Media S.r.l.', commission: '11.75', advertisers: ['Pasta Fiorita'], contacts: [{ name: 'Giulia Ferri', email: 'giulia.ferri@navigli.it', phone: '+39 02 5555 0101' }], status: 'active' },
+  { name: 'Grachten Performance', company: 'Grachten Programmatic B.V.', commission: '9.50', advertisers: ['Fietsen Van Dijk', 'Kaas & Co'], contacts: [{ name: 'Daan de Vries', email: 'daan@grachtenpx.nl', phone: '+31 20 555 0199' }], status: 'active' },
+  { name: 'Tejo Media Partners', company: 'Tejo Ad Network, Lda.', commission: '13.00', advertisers: ['Vinhos do Tejo'], contacts: [{ name: 'Inês Costa', email: 'ines.costa@tejoads.pt', phone: null }], status: 'archived' },
+  { name: 'Spree Audience Lab', company: 'Spree Demand Platform GmbH', commission: '8.00', advertisers: ['Berliner Bank', 'Spree Reisen', 'Mobilfunk Nord'], contacts: [{ name: 'Lea Hoffmann', email: 'lea.hoffmann@spreedsp.de', phone: '+49 30 555 0144' }], status: 'active' },
+];
+
+/** Seeds the demo agencies once (their own marker), behind demo companies. */
+export async function seedDemoAgencies(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    const [marker] = await t.insert(settings).values({ key: 'demo_agencies_seeded', value: new Date().toISOString() }).onConflictDoNothing().returning();
+    if (!marker) return;
+    const owners = await t.select({ id: companies.id, name: companies.legalName }).from(companies);
+    const [tech] = await t.select({ id: users.id }).from(users).where(sql`${users.mail} like 'demand.lead@%'`);
+    for (const [i, a] of DEMO_AGENCIES.entries()) {
+      const company = owners.find((o) => o.name === a.company);
+      if (!company) continue;
+      const at = sql`now() - make_interval(days => ${60 - i * 5}::int)`;
+      const [row] = await t
+        .insert(agencies)
+        .values({ name: a.name, companyId: company.id, contacts: a.contacts, commissionPct: a.commission, advertisers: a.advertisers, status: a.status, createdBy: tech?.id ?? null, updatedBy: tech?.id ?? null, createdAt: at, updatedAt: at })
+        .returning({ id: agencies.id });
+      await t.insert(auditLog).values({
+        actorId: tech?.id ?? null,
+        ip: '10.20.0.31',
+        action: 'agency.create',
+        entity: 'agency',
+        entityId: String(row!.id),
+        after: { id: row!.id, name: a.name, company_id: company.id, contacts: a.contacts, commission_pct: a.commission, advertisers: a.advertisers, status: a.status, version: 1 },
+        at,
+      });
     }
   });
 }

@@ -41,6 +41,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
     name: 'DEMAND_LEAD',
     description: 'Demand lead: demand partners (networks), floors, deals, agencies and reports.',
     acl: {
+      '/v1/companies': R,
       '/v1/partners/demand': RW,
       '/v1/floors': RW,
       '/v1/deals': RW,
@@ -56,6 +57,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
     name: 'DEMAND_HEAD',
     description: 'Head of demand: everything a demand lead has, with approvals, precreation and finance reports.',
     acl: {
+      '/v1/companies': R,
       '^/v1/(partners/demand|floors|deals|agencies)(/.*)?$': ALL,
       '/v1/budgets': RW,
       '/v1/precreation': RW,
@@ -71,6 +73,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
     name: 'PERFORMANCE_LEAD',
     description: 'Performance lead: offers, campaigns, publishers and the performance report.',
     acl: {
+      '/v1/companies': R,
       '/v1/offers': RW,
       '/v1/campaigns': RW,
       '/v1/partners/publishers': R,
@@ -85,6 +88,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
     name: 'PERFORMANCE_HEAD',
     description: 'Head of performance: the performance lead tools plus performance billing and payouts (read).',
     acl: {
+      '/v1/companies': R,
       '^/v1/(offers|campaigns|precreation)(/.*)?$': ALL,
       '/v1/partners/publishers': RW,
       '/v1/partners/demand': R,
@@ -185,6 +189,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
     name: 'SSP_SUPPLY_LEAD',
     description: 'SSP supply lead: publishers, floors, deals, precreation, SSP billing (read) and reports.',
     acl: {
+      '/v1/companies': R,
       '/v1/partners/publishers': RW,
       '/v1/floors': RW,
       '/v1/deals': RW,
@@ -201,6 +206,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
     name: 'SSP_SUPPLY_HEAD',
     description: 'Head of SSP supply: the supply lead tools plus SSP billing approvals, invoices and payouts (read).',
     acl: {
+      '/v1/companies': R,
       '^/v1/partners/(publishers|demand)(/.*)?$': ALL,
       '/v1/floors': ALL,
       '/v1/deals': ALL,

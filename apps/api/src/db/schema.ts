@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  numeric,
   boolean,
   index,
   inet,
@@ -239,4 +240,22 @@ export const companies = pgTable(
     ...resourceColumns(),
   },
   (t) => [uniqueIndex('companies_country_tax_id_idx').on(t.country, t.taxId), index('companies_legal_name_idx').on(t.legalName, t.id)],
+);
+
+/** Agencies (packages/core/src/resources/agencies.ts): a company behind each; contacts and advertisers as JSON lists. */
+export const agencies = pgTable(
+  'agencies',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'restrict' }),
+    contacts: jsonb('contacts').$type<{ name: string; email: string; phone: string | null }[]>().notNull().default([]),
+    commissionPct: numeric('commission_pct', { precision: 5, scale: 2 }).notNull(),
+    advertisers: jsonb('advertisers').$type<string[]>().notNull().default([]),
+    status: text('status').notNull().default('active'),
+    ...resourceColumns(),
+  },
+  (t) => [index('agencies_company_idx').on(t.companyId), index('agencies_name_idx').on(t.name, t.id)],
 );

@@ -6,7 +6,7 @@
 import { seedReportsDemo } from '../reports-data/index.ts';
 import { completeRollupLevels } from '../reports-data/rollups.ts';
 import { ADMIN_ROLE } from '@backoffice/core/acl';
-import { seedDemoCompanies } from './demo-companies.ts';
+import { seedDemoAgencies, seedDemoCompanies } from './demo-companies.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -134,6 +134,7 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
   if (config.seedDemo && config.env !== 'production') {
     await seedDemo(database, config);
     await seedDemoCompanies(database.db);
+    await seedDemoAgencies(database.db);
     // The demo warehouse (30 days of stats) — tests load their own small sets instead.
     if (config.env !== 'test') await seedReportsDemo(database);
   }

@@ -20,7 +20,21 @@ import { idParamsSchema, isIdText } from '@backoffice/core/ids';
 import { ok } from '@backoffice/core/envelope';
 import { parseListQuery, type Filter, type ListQuery } from '@backoffice/core/resources/list-query';
 import { errorEnvelopeSchema } from '@backoffice/core/schemas/envelope';
-import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  ilike,
+  inArray,
+  lt,
+  lte,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -62,7 +76,8 @@ function columnsOf(def: ResourceDef, table: PgTable): Record<string, PgColumn> {
   const byName: Record<string, PgColumn> = {};
   for (const column of Object.values(getTableColumns(table)) as PgColumn[]) byName[column.name] = column;
   for (const field of [...Object.keys(def.fields), 'created_by', 'updated_by']) {
-    if (!byName[field]) throw new Error(`${def.name}: field ${field} has no column of that name in its table`);
+    if (!byName[field])
+      throw new Error(`${def.name}: field ${field} has no column of that name in its table`);
   }
   return byName;
 }
@@ -89,7 +104,8 @@ function filterSql(def: ResourceDef, columns: Record<string, PgColumn>, f: Filte
       const dateOnly = (v: unknown) => meta.type === 'datetime' && typeof v === 'string' && v.length === 10;
       if (f.min !== null) parts.push(gte(column, dateOnly(f.min) ? sql`${f.min}::date` : f.min));
       // A date-only upper bound of a timestamp includes that whole day.
-      if (f.max !== null) parts.push(dateOnly(f.max) ? lt(column, sql`${f.max}::date + 1`) : lte(column, f.max));
+      if (f.max !== null)
+        parts.push(dateOnly(f.max) ? lt(column, sql`${f.max}::date + 1`) : lte(column, f.max));
       return parts.length > 0 ? and(...parts) : undefined;
     }
   }
@@ -97,13 +113,20 @@ function filterSql(def: ResourceDef, columns: Record<string, PgColumn>, f: Filte
 
 /** The list query of a request, or a 400 with its field errors. */
 function listQueryOf(def: ResourceDef, raw: unknown, ignore: readonly string[] = []): ListQuery {
-  const rest = Object.fromEntries(Object.entries((raw ?? {}) as Record<string, unknown>).filter(([k]) => !ignore.includes(k)));
+  const rest = Object.fromEntries(
+    Object.entries((raw ?? {}) as Record<string, unknown>).filter(([k]) => !ignore.includes(k)),
+  );
   const parsed = parseListQuery(def, rest);
   if (!parsed.ok) throw badRequest('error.validation', parsed.errors);
   return parsed.value;
 }
 
-export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: ResourceDef, opts: ResourceOptions): void {
+export function resourceRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  def: ResourceDef,
+  opts: ResourceOptions,
+): void {
   const { table } = opts;
   const columns = columnsOf(def, table);
   registry.set(def.name, { def, table, columns });
@@ -117,9 +140,21 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
   const WRITE = { permission: { resource: def.acl } } as const;
   const db = () => ctx.database.db;
 
+  const refFields = fieldNames.filter((f) => def.fields[f]!.type === 'ref' && def.fields[f]!.ref);
+  /** The referenced resource of a ref field (registered before this one, or by the time of a request). */
+  const target = (field: string) => registry.get(def.fields[field]!.ref!);
+
   const selection = () => {
     const out: Record<string, PgColumn | SQL> = {};
     for (const f of fieldNames) out[f] = columns[f]!;
+    // A reference's title, so lists and rows show names rather than ids.
+    for (const f of refFields) {
+      const other = target(f);
+      if (other)
+        out[`${f}_label`] = sql<
+          string | null
+        >`(select ${other.columns[other.def.titleField]!} from ${other.table} where ${other.columns.id!} = ${columns[f]!})`;
+    }
     out.created_by_id = columns.created_by!;
     out.created_by_name = createdBy.name;
     out.updated_by_id = columns.updated_by!;
@@ -129,7 +164,11 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
   function toRow(r: Row): Row {
     const out: Row = {};
     for (const f of fieldNames) out[f] = iso(r[f]);
-    const person = (id: unknown, name: unknown): ChangedBy => ({ id: typeof id === 'number' ? id : null, name: typeof name === 'string' ? name : null });
+    for (const f of refFields) out[`${f}_label`] = r[`${f}_label`] ?? null;
+    const person = (id: unknown, name: unknown): ChangedBy => ({
+      id: typeof id === 'number' ? id : null,
+      name: typeof name === 'string' ? name : null,
+    });
     out.created_by = person(r.created_by_id, r.created_by_name);
     out.updated_by = person(r.updated_by_id, r.updated_by_name);
     return out;
@@ -175,9 +214,30 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
     const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
     const code = e.code ?? e.cause?.code;
     const constraint = e.constraint ?? e.cause?.constraint;
+    // A row referred to meanwhile by another (a race with checkRefs or a delete): in use.
+    if (code === '23503') return new AppError(409, 'resource.in_use');
     if (code !== '23505') return err;
     const known = opts.unique?.find((u) => u.constraint === constraint) ?? opts.unique?.[0];
-    return known ? badRequest('error.validation', { [known.field]: known.key }) : new AppError(409, 'resource.duplicate');
+    return known
+      ? badRequest('error.validation', { [known.field]: known.key })
+      : new AppError(409, 'resource.duplicate');
+  }
+
+  /** References must name existing rows: a field error, not a foreign-key failure. */
+  async function checkRefs(d: Db, data: Row): Promise<void> {
+    const errors: Record<string, string> = {};
+    for (const f of refFields) {
+      const other = target(f);
+      const value = data[f];
+      if (!other || value === null || value === undefined) continue;
+      const [found] = await d
+        .select({ id: other.columns.id! })
+        .from(other.table)
+        .where(eq(other.columns.id!, value as number))
+        .limit(1);
+      if (!found) errors[f] = 'resource.ref_unknown';
+    }
+    if (Object.keys(errors).length > 0) throw badRequest('error.validation', errors);
   }
 
   /** The create/update input checked with the resource's full schema (cross-field rules). */
@@ -195,7 +255,8 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
     }
     return out;
   }
-  const tsKeyOf = (name: string) => (Object.entries(getTableColumns(table)) as [string, PgColumn][]).find(([, c]) => c.name === name)![0];
+  const tsKeyOf = (name: string) =>
+    (Object.entries(getTableColumns(table)) as [string, PgColumn][]).find(([, c]) => c.name === name)![0];
 
   async function usedBy(d: Db, id: number): Promise<UsedBy[]> {
     const out: UsedBy[] = [];
@@ -210,7 +271,9 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
     return out;
   }
 
-  const listQuerySchema = z.record(z.string(), z.unknown()).describe('page, page_size, sort, f[field] (see list-query.ts)');
+  const listQuerySchema = z
+    .record(z.string(), z.unknown())
+    .describe('page, page_size, sort, f[field] (see list-query.ts)');
   const idParams = idParamsSchema;
   const rowSchema = z.record(z.string(), z.unknown());
 
@@ -223,7 +286,10 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
         summary: `List ${def.name}: paginated, sorted, filtered`,
         description:
           `page, page_size (at most 200), sort=field,-field (sortable: ${fieldNames.filter((f) => def.fields[f]!.sort).join(', ')}), ` +
-          `f[field]=… (filters: ${fieldNames.filter((f) => def.fields[f]!.filter).map((f) => `${f} ${def.fields[f]!.filter}`).join(', ')}). ` +
+          `f[field]=… (filters: ${fieldNames
+            .filter((f) => def.fields[f]!.filter)
+            .map((f) => `${f} ${def.fields[f]!.filter}`)
+            .join(', ')}). ` +
           'Unknown parameters, filters and sort fields answer 400.',
         querystring: listQuerySchema,
         response: { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema },
@@ -235,7 +301,12 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
         pageOf(q, (q.page - 1) * q.page_size, q.page_size),
         db().select({ n: count() }).from(table).where(whereOf(q)),
       ]);
-      return ok({ items, total: Number(total?.n ?? 0), page: q.page, page_size: q.page_size } satisfies Page<Row>);
+      return ok({
+        items,
+        total: Number(total?.n ?? 0),
+        page: q.page,
+        page_size: q.page_size,
+      } satisfies Page<Row>);
     },
   );
 
@@ -250,7 +321,10 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
         querystring: z.strictObject({
           [def.titleField]: z.string().max(200).optional(),
           ids: z.string().max(2000).optional(),
-          limit: z.string().regex(/^[1-9]\d{0,2}$/, 'error.invalid_value').optional(),
+          limit: z
+            .string()
+            .regex(/^[1-9]\d{0,2}$/, 'error.invalid_value')
+            .optional(),
         }),
       },
     },
@@ -264,7 +338,12 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
         if (!ids.every(isIdText)) throw badRequest('error.validation', { ids: 'error.invalid_id' });
         where = ids.length > 0 ? inArray(columns.id!, ids.map(Number)) : sql`false`;
       } else if (query[def.titleField]) where = ilike(title, containsPattern(query[def.titleField]!));
-      const rows = await db().select({ id: columns.id!, value: title }).from(table).where(where).orderBy(asc(title), asc(columns.id!)).limit(limit);
+      const rows = await db()
+        .select({ id: columns.id!, value: title })
+        .from(table)
+        .where(where)
+        .orderBy(asc(title), asc(columns.id!))
+        .limit(limit);
       return ok(rows);
     },
   );
@@ -283,39 +362,58 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
     async (request, reply) => {
       const raw = request.query as Record<string, unknown>;
       const format = raw.format ?? 'csv';
-      if (format !== 'csv' && format !== 'xlsx') throw badRequest('error.validation', { format: 'error.invalid_value' });
+      if (format !== 'csv' && format !== 'xlsx')
+        throw badRequest('error.validation', { format: 'error.invalid_value' });
       const q = listQueryOf(def, raw, ['format', 'page', 'page_size']);
       return sendExport(request, reply, q, format);
     },
   );
 
-  async function sendExport(request: FastifyRequest, reply: FastifyReply, q: ListQuery, format: 'csv' | 'xlsx') {
+  async function sendExport(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    q: ListQuery,
+    format: 'csv' | 'xlsx',
+  ) {
     const locale = localeFromAcceptLanguage(request.headers['accept-language']);
     const exported = fieldNames.filter((f) => f !== 'version');
     const titles = exported.map((f) => translate(locale, def.fields[f]!.label));
-    const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+    const cell = (v: unknown) =>
+      v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
     const stream = new PassThrough();
     const name = exportFileName(def.exportName, format);
     reply
       .header('content-disposition', `attachment; filename="${name}"`)
-      .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      .type(
+        format === 'csv'
+          ? 'text/csv; charset=utf-8'
+          : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      );
     void (async () => {
       try {
         if (format === 'csv') {
           stream.write(`\ufeff${titles.map(csvCell).join(',')}\r\n`);
           for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += EXPORT_BATCH) {
             const rows = await pageOf(q, offset, EXPORT_BATCH);
-            if (rows.length > 0) stream.write(rows.map((r) => exported.map((f) => csvCell(cell(r[f]))).join(',')).join('\r\n') + '\r\n');
+            if (rows.length > 0)
+              stream.write(
+                rows.map((r) => exported.map((f) => csvCell(cell(r[f]))).join(',')).join('\r\n') + '\r\n',
+              );
             if (rows.length < EXPORT_BATCH) break;
           }
           stream.end();
         } else {
-          const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+          const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+            stream,
+            useStyles: false,
+            useSharedStrings: false,
+          });
           const sheet = workbook.addWorksheet(def.exportName);
           sheet.addRow(titles).commit();
           for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += EXPORT_BATCH) {
             const rows = await pageOf(q, offset, EXPORT_BATCH);
-            for (const r of rows) sheet.addRow(exported.map((f) => (typeof r[f] === 'number' ? r[f] : cell(r[f])))).commit();
+            for (const r of rows)
+              sheet.addRow(exported.map((f) => (typeof r[f] === 'number' ? r[f] : cell(r[f])))).commit();
             if (rows.length < EXPORT_BATCH) break;
           }
           sheet.commit();
@@ -333,7 +431,12 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
     `${def.path}/:id`,
     {
       config: { auth: READ },
-      schema: { tags, summary: `One ${def.entity}`, params: idParams, response: { 404: errorEnvelopeSchema } },
+      schema: {
+        tags,
+        summary: `One ${def.entity}`,
+        params: idParams,
+        response: { 404: errorEnvelopeSchema },
+      },
     },
     async (request) => {
       const row = await findRow(db(), request.params.id);
@@ -346,7 +449,10 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
     `${def.path}/:id/used-by`,
     { config: { auth: READ }, schema: { tags, summary: `Where a ${def.entity} is used`, params: idParams } },
     async (request) => {
-      const [exists] = await db().select({ id: columns.id! }).from(table).where(eq(columns.id!, request.params.id));
+      const [exists] = await db()
+        .select({ id: columns.id! })
+        .from(table)
+        .where(eq(columns.id!, request.params.id));
       if (!exists) throw notFound('resource.not_found');
       return ok(await usedBy(db(), request.params.id));
     },
@@ -356,7 +462,12 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
     `${def.path}/:id/history`,
     {
       config: { auth: READ },
-      schema: { tags, summary: `A ${def.entity}'s history (audit log), newest first`, description: `At most ${HISTORY_MAX} entries.`, params: idParams },
+      schema: {
+        tags,
+        summary: `A ${def.entity}'s history (audit log), newest first`,
+        description: `At most ${HISTORY_MAX} entries.`,
+        params: idParams,
+      },
     },
     async (request) => ok(await historyOf(db(), def.entity, request.params.id)),
   );
@@ -365,19 +476,37 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
     def.path,
     {
       config: { auth: WRITE },
-      schema: { tags, summary: `Create a ${def.entity}`, body: def.schema, response: { 201: z.object({ status: z.string(), message: z.string(), data: rowSchema }), 400: errorEnvelopeSchema } },
+      schema: {
+        tags,
+        summary: `Create a ${def.entity}`,
+        body: def.schema,
+        response: {
+          201: z.object({ status: z.string(), message: z.string(), data: rowSchema }),
+          400: errorEnvelopeSchema,
+        },
+      },
     },
     async (request, reply) => {
       const data = checked(request.body as Row);
       const caller = callerOf(request);
       const row = await ctx.database.db
         .transaction(async (tx) => {
+          await checkRefs(tx as unknown as Db, data);
           const [created] = await (tx as unknown as Db)
             .insert(table)
-            .values({ ...values(data), [tsKeyOf('created_by')]: caller.id, [tsKeyOf('updated_by')]: caller.id })
+            .values({
+              ...values(data),
+              [tsKeyOf('created_by')]: caller.id,
+              [tsKeyOf('updated_by')]: caller.id,
+            })
             .returning({ id: columns.id! });
           const fresh = (await findRow(tx as unknown as Db, Number(created!.id)))!;
-          await audit(tx as unknown as Db, request, { action: `${def.entity}.create`, entity: def.entity, entityId: fresh.id as number, after: auditable(fresh) });
+          await audit(tx as unknown as Db, request, {
+            action: `${def.entity}.create`,
+            entity: def.entity,
+            entityId: fresh.id as number,
+            after: auditable(fresh),
+          });
           return fresh;
         })
         .catch((err: unknown) => {
@@ -394,7 +523,8 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
       schema: {
         tags,
         summary: `Update a ${def.entity} (optimistic concurrency)`,
-        description: "Send every field and the row's `version`. A stale version answers 409 resource.conflict with data {current} (the row as it is now, with who changed it).",
+        description:
+          "Send every field and the row's `version`. A stale version answers 409 resource.conflict with data {current} (the row as it is now, with who changed it).",
         params: idParams,
         body: def.schema.extend({ version: z.number().int().min(1).max(2_147_483_647) }),
         response: { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema },
@@ -411,17 +541,32 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
             const t = tx as unknown as Db;
             const before = await findRow(t, id);
             if (!before) throw notFound('resource.not_found');
+            await checkRefs(t, data);
             const updated = await t
               .update(table)
-              .set({ ...values(data), [tsKeyOf('version')]: sql`${columns.version!} + 1`, [tsKeyOf('updated_at')]: sql`now()`, [tsKeyOf('updated_by')]: caller.id })
+              .set({
+                ...values(data),
+                [tsKeyOf('version')]: sql`${columns.version!} + 1`,
+                [tsKeyOf('updated_at')]: sql`now()`,
+                [tsKeyOf('updated_by')]: caller.id,
+              })
               .where(and(eq(columns.id!, id), eq(columns.version!, body.version as number)))
               .returning({ id: columns.id! });
             if (updated.length === 0) {
               const by = before.updated_by as ChangedBy;
-              throw new AppError(409, 'resource.conflict', { data: { current: before }, params: { name: by.name ?? '?', at: String(before.updated_at) } });
+              throw new AppError(409, 'resource.conflict', {
+                data: { current: before },
+                params: { name: by.name ?? '?', at: String(before.updated_at) },
+              });
             }
             const after = (await findRow(t, id))!;
-            await audit(t, request, { action: `${def.entity}.update`, entity: def.entity, entityId: id, before: auditable(before), after: auditable(after) });
+            await audit(t, request, {
+              action: `${def.entity}.update`,
+              entity: def.entity,
+              entityId: id,
+              before: auditable(before),
+              after: auditable(after),
+            });
             return after;
           })
           .catch((err: unknown) => {
@@ -438,23 +583,34 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext, def: Resou
       schema: {
         tags,
         summary: `Delete a ${def.entity}`,
-        description: 'Refused with 409 resource.in_use and data {used_by} while other rows refer to it. Deleting a deleted row answers 404.',
+        description:
+          'Refused with 409 resource.in_use and data {used_by} while other rows refer to it. Deleting a deleted row answers 404.',
         params: idParams,
         response: { 404: errorEnvelopeSchema, 409: errorEnvelopeSchema },
       },
     },
     async (request) => {
       const id = request.params.id;
-      await ctx.database.db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
-        const before = await findRow(t, id);
-        if (!before) throw notFound('resource.not_found');
-        const used = await usedBy(t, id);
-        if (used.length > 0) throw new AppError(409, 'resource.in_use', { data: { used_by: used } });
-        const removed = await t.delete(table).where(eq(columns.id!, id)).returning({ id: columns.id! });
-        if (removed.length === 0) throw notFound('resource.not_found');
-        await audit(t, request, { action: `${def.entity}.delete`, entity: def.entity, entityId: id, before: auditable(before), after: null });
-      });
+      await ctx.database.db
+        .transaction(async (tx) => {
+          const t = tx as unknown as Db;
+          const before = await findRow(t, id);
+          if (!before) throw notFound('resource.not_found');
+          const used = await usedBy(t, id);
+          if (used.length > 0) throw new AppError(409, 'resource.in_use', { data: { used_by: used } });
+          const removed = await t.delete(table).where(eq(columns.id!, id)).returning({ id: columns.id! });
+          if (removed.length === 0) throw notFound('resource.not_found');
+          await audit(t, request, {
+            action: `${def.entity}.delete`,
+            entity: def.entity,
+            entityId: id,
+            before: auditable(before),
+            after: null,
+          });
+        })
+        .catch((err: unknown) => {
+          throw uniqueError(err);
+        });
       return ok(null);
     },
   );

@@ -15,6 +15,7 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   dataviewers: () => import('../features/dataviewer/dataviewer-page.tsx'),
   qps: () => import('../features/qps/qps-page.tsx'),
   list_companies: () => import('../features/companies/companies-page.tsx'),
+  agencies: () => import('../features/agencies/agencies-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {

@@ -34,10 +34,24 @@ export function valueText(meta: FieldMeta | undefined, value: unknown, locale: s
   if (meta?.type === 'enum' && typeof value === 'string') return optionLabel(meta, value, locale);
   if (meta?.type === 'datetime') return formatDateTime(value, locale);
   if (meta?.type === 'boolean') return value ? t('common.yes') : t('common.no');
+  if (meta?.type === 'json') return listText(value) || '—';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-export function fieldCell(meta: FieldMeta, value: unknown, locale: string): ReactNode {
+/** A JSON list as text: the names of a list of objects, or the items of a list of texts. */
+function listText(value: unknown): string | null {
+  if (!Array.isArray(value)) return null;
+  return value
+    .map((item) => (typeof item === 'string' ? item : item && typeof item === 'object' && 'name' in item ? String((item as { name: unknown }).name) : JSON.stringify(item)))
+    .join(', ');
+}
+
+export function fieldCell(meta: FieldMeta, value: unknown, locale: string, label?: unknown): ReactNode {
+  if (meta.type === 'ref') return typeof label === 'string' ? label : value === null || value === undefined ? <span className="bo-res-empty">—</span> : `#${String(value)}`;
+  if (meta.type === 'json') {
+    const text = listText(value);
+    return text ? text : <span className="bo-res-empty">—</span>;
+  }
   if (value === null || value === undefined || value === '') return <span className="bo-res-empty">—</span>;
   if (meta.type === 'enum' && typeof value === 'string') {
     return meta.label.endsWith('country') ? <span title={optionLabel(meta, value, locale)}>{value}</span> : optionLabel(meta, value, locale);

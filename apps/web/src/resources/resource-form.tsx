@@ -17,6 +17,7 @@ import { FetchError } from '../lib/fetch-client.ts';
 import { i18n } from '../lib/i18n.ts';
 import type { ResourceRow } from './resource-api.ts';
 import { formatDateTime, optionLabel, valueText } from './resource-cells.tsx';
+import { ReferenceSelect } from './reference-select.tsx';
 
 type Values = Record<string, unknown>;
 
@@ -29,13 +30,19 @@ export interface ResourceFormProps {
   disabled?: boolean;
   /** Buttons next to Save (Delete, …). */
   extra?: ReactNode;
+  /** Inputs of the entity's own for some fields (a list editor, …); Form.Item gives each its value and onChange. */
+  inputs?: Record<string, ReactNode>;
 }
 
 const writableFields = (def: ResourceDef) => Object.keys(def.schema.shape);
 
 function initialValues(def: ResourceDef, row: ResourceRow | null): Values {
   const out: Values = {};
-  for (const f of writableFields(def)) out[f] = row?.[f] ?? (def.fields[f]!.type === 'enum' && def.fields[f]!.options ? undefined : '');
+  for (const f of writableFields(def)) {
+    const type = def.fields[f]!.type;
+    const empty = type === 'json' ? [] : type === 'enum' || type === 'ref' || type === 'percent' || type === 'number' || type === 'money' ? undefined : '';
+    out[f] = row?.[f] ?? empty;
+  }
   return out;
 }
 
@@ -50,16 +57,18 @@ const translated = (key: string) => (i18n.exists(key) ? i18n.t(key) : key);
 
 /** The input of a field; Form.Item's id, value and onChange are passed on to it. */
 function FieldInput({ meta, locale, ...control }: { meta: FieldMeta; locale: string; id?: string; value?: never; onChange?: never }) {
+  if (meta.type === 'ref' && meta.ref) return <ReferenceSelect {...control} resource={meta.ref} />;
   if (meta.type === 'enum' && meta.options) {
     return (
       <Select {...control} showSearch={{ optionFilterProp: 'label' }} allowClear options={meta.options.map((o) => ({ value: o, label: optionLabel(meta, o, locale) }))} />
     );
   }
-  if (meta.type === 'number' || meta.type === 'percent' || meta.type === 'money') return <InputNumber {...control} style={{ width: '100%' }} />;
+  if (meta.type === 'percent') return <InputNumber {...control} min={0} max={100} step={0.01} precision={2} stringMode style={{ width: '100%' }} />;
+  if (meta.type === 'number' || meta.type === 'money') return <InputNumber {...control} style={{ width: '100%' }} />;
   return <Input {...control} type={meta.type === 'email' ? 'email' : 'text'} autoComplete="off" />;
 }
 
-export function ResourceForm({ def, row, onSubmit, disabled, extra }: ResourceFormProps) {
+export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs }: ResourceFormProps) {
   const { t } = useTranslation();
   const locale = useLocale();
   const [form] = Form.useForm<Values>();
@@ -149,8 +158,13 @@ export function ResourceForm({ def, row, onSubmit, disabled, extra }: ResourceFo
           {writableFields(def).map((field) => {
             const meta = def.fields[field]!;
             return (
-              <Form.Item key={field} name={field} label={t(meta.label)} className={meta.type === 'text' && field.includes('address') ? 'bo-res-form__wide' : undefined}>
-                <FieldInput meta={meta} locale={locale} />
+              <Form.Item
+                key={field}
+                name={field}
+                label={t(meta.label)}
+                className={(meta.type === 'text' && field.includes('address')) || meta.type === 'json' ? 'bo-res-form__wide' : undefined}
+              >
+                {inputs?.[field] ?? <FieldInput meta={meta} locale={locale} />}
               </Form.Item>
             );
           })}

@@ -106,7 +106,7 @@ export function ResourceList({ def, basePath, title, extraColumns = [], actions 
           title: t(meta.label),
           sorter: meta.sort ? true : undefined,
           sortOrder: meta.sort ? sortOf(field) : undefined,
-          render: (value: unknown) => fieldCell(meta, value, lang),
+          render: (value: unknown, row: ResourceRow) => fieldCell(meta, value, lang, row[`${field}_label`]),
           ellipsis: meta.type === 'text' || meta.type === 'email',
         };
       }),

@@ -27,6 +27,8 @@ export interface ResourcePageProps {
   newTitleKey: string;
   /** Extra tabs of the detail page. */
   tabs?: (row: ResourceRow) => { key: string; label: string; children: ReactNode }[];
+  /** Inputs of the entity's own for some form fields. */
+  inputs?: Record<string, ReactNode>;
 }
 
 function HistoryTab({ def, id }: { def: ResourceDef; id: number }) {
@@ -85,7 +87,7 @@ function UsedByTab({ def, id }: { def: ResourceDef; id: number }) {
   return <List dataSource={used.data} renderItem={(u) => <List.Item key={u.resource}>{t(u.label)}: {u.count}</List.Item>} />;
 }
 
-function Detail({ def, basePath, titleKey, newTitleKey, tabs, id }: ResourcePageProps & { id: number | null }) {
+function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, id }: ResourcePageProps & { id: number | null }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
@@ -142,6 +144,7 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, id }: ResourcePage
       def={def}
       row={current}
       onSubmit={submit}
+      inputs={inputs}
       disabled={!canWrite}
       extra={
         current && canWrite ? (

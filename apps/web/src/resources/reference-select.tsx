@@ -1,0 +1,52 @@
+/**
+ * A reference to another resource's row: a searchable select over that resource's autocomplete
+ * endpoint (spec section 7: at least 2 typed characters, a 750 ms debounce, limit 10), which shows
+ * the current row's name from the start (resolved with `ids=`).
+ */
+import { RESOURCES } from '@backoffice/core/resources/index';
+import { useQuery } from '@tanstack/react-query';
+import { Select } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../lib/api.ts';
+import { useDebouncedValue } from '../lib/use-debounced-value.ts';
+
+interface Option {
+  id: number;
+  value: string;
+}
+
+export function ReferenceSelect({ resource, id, value, onChange }: { resource: string; id?: string; value?: number | null; onChange?: (v: number | null) => void }) {
+  const { t } = useTranslation();
+  const def = RESOURCES[resource]!;
+  const [search, setSearch] = useState('');
+  const term = useDebouncedValue(search.trim(), 750);
+  const path = `${def.path.replace(/^\/v1\//, '')}/autocomplete`;
+  const found = useQuery<Option[]>({
+    queryKey: ['api', 'resource', resource, 'autocomplete', term],
+    queryFn: ({ signal }) => api.request<Option[]>(path, { query: { [def.titleField]: term, limit: 10 }, signal }),
+    enabled: term.length >= 2,
+  });
+  const current = useQuery<Option[]>({
+    queryKey: ['api', 'resource', resource, 'autocomplete-ids', value],
+    queryFn: ({ signal }) => api.request<Option[]>(path, { query: { ids: String(value) }, signal }),
+    enabled: typeof value === 'number',
+    staleTime: 60_000,
+  });
+  const options = new Map<number, string>();
+  for (const o of current.data ?? []) options.set(o.id, o.value);
+  for (const o of found.data ?? []) options.set(o.id, o.value);
+  return (
+    <Select<number>
+      id={id}
+      showSearch={{ filterOption: false, onSearch: setSearch }}
+      allowClear
+      value={value ?? undefined}
+      onChange={(v) => onChange?.(v ?? null)}
+      loading={found.isFetching}
+      placeholder={t('inputs.autocomplete.placeholder')}
+      notFoundContent={term.length < 2 ? t('inputs.autocomplete.placeholder') : found.isFetching ? t('inputs.autocomplete.searching') : t('inputs.autocomplete.no_results')}
+      options={[...options].map(([v, label]) => ({ value: v, label }))}
+    />
+  );
+}

@@ -1,0 +1,6 @@
+/** Every resource declared in core, by name (references between them, the web app's reference inputs). */
+import { agencies } from './agencies.ts';
+import { companies } from './companies.ts';
+import type { ResourceDef } from './define.ts';
+
+export const RESOURCES: Readonly<Record<string, ResourceDef>> = { companies, agencies };
