@@ -111,6 +111,21 @@ describe('companies', () => {
       // The company column shows names, not ids.
       await page.locator('[data-testid^="resource-row-"]').filter({ hasText: 'Iberia Media Exchange S.L.' }).first().waitFor();
       await shot(page, 'agencies-1440-light-en');
+      // A number range and a reference filter, both in the URL.
+      const max = page.getByRole('spinbutton', { name: 'Commission % ≤' });
+      await max.fill('10');
+      await max.press('Enter');
+      await page.waitForURL(/f%5Bcommission_pct%5D%5Bmax%5D=10|f\[commission_pct\]\[max\]=10/);
+      await expect.poll(() => page.locator('[data-testid^="resource-row-"]').count()).toBe(3);
+      await page.getByTestId('resource-clear-filters').click();
+      const company = page.getByRole('combobox', { name: 'Company' });
+      await company.click();
+      await company.fill('Spree');
+      await page.locator('.ant-select-item-option').filter({ hasText: 'Spree Demand Platform GmbH' }).click();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.locator('[data-testid^="resource-row-"]').count()).toBe(1);
+      await page.locator('[data-testid^="resource-row-"]').getByText('Spree Audience Lab').waitFor();
+      await page.getByTestId('resource-clear-filters').click();
       await page.getByTestId('resource-new').click();
       await field(page, 'name', 'agencies').fill('Levante Media Buying');
       await field(page, 'company_id', 'agencies').click();

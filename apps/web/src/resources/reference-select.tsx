@@ -16,7 +16,44 @@ interface Option {
   value: string;
 }
 
-export function ReferenceSelect({ resource, id, value, onChange }: { resource: string; id?: string; value?: number | null; onChange?: (v: number | null) => void }) {
+export interface ReferenceSelectProps {
+  resource: string;
+  id?: string;
+  value?: number | null;
+  onChange?: (v: number | null) => void;
+  placeholder?: string;
+  className?: string;
+  'aria-label'?: string;
+}
+
+/** Several references at once (a list filter). */
+export function ReferenceMultiSelect(props: Omit<ReferenceSelectProps, 'value' | 'onChange'> & { value: number[]; onChange: (v: number[]) => void }) {
+  return <ReferenceSelectBase {...props} multiple />;
+}
+
+export function ReferenceSelect(props: ReferenceSelectProps) {
+  return <ReferenceSelectBase {...props} value={props.value} onChange={(v) => props.onChange?.((v as number | null | undefined) ?? null)} />;
+}
+
+function ReferenceSelectBase({
+  resource,
+  id,
+  value,
+  onChange,
+  multiple,
+  placeholder,
+  className,
+  'aria-label': ariaLabel,
+}: {
+  resource: string;
+  id?: string;
+  value?: number | number[] | null;
+  onChange?: (v: never) => void;
+  multiple?: boolean;
+  placeholder?: string;
+  className?: string;
+  'aria-label'?: string;
+}) {
   const { t } = useTranslation();
   const def = RESOURCES[resource]!;
   const [search, setSearch] = useState('');
@@ -27,24 +64,29 @@ export function ReferenceSelect({ resource, id, value, onChange }: { resource: s
     queryFn: ({ signal }) => api.request<Option[]>(path, { query: { [def.titleField]: term, limit: 10 }, signal }),
     enabled: term.length >= 2,
   });
+  const ids = Array.isArray(value) ? value : typeof value === 'number' ? [value] : [];
   const current = useQuery<Option[]>({
-    queryKey: ['api', 'resource', resource, 'autocomplete-ids', value],
-    queryFn: ({ signal }) => api.request<Option[]>(path, { query: { ids: String(value) }, signal }),
-    enabled: typeof value === 'number',
+    queryKey: ['api', 'resource', resource, 'autocomplete-ids', ids.join(',')],
+    queryFn: ({ signal }) => api.request<Option[]>(path, { query: { ids: ids.join(',') }, signal }),
+    enabled: ids.length > 0,
     staleTime: 60_000,
   });
   const options = new Map<number, string>();
   for (const o of current.data ?? []) options.set(o.id, o.value);
   for (const o of found.data ?? []) options.set(o.id, o.value);
   return (
-    <Select<number>
+    <Select<number | number[]>
       id={id}
+      mode={multiple ? 'multiple' : undefined}
+      maxTagCount={multiple ? 'responsive' : undefined}
       showSearch={{ filterOption: false, onSearch: setSearch }}
       allowClear
+      aria-label={ariaLabel}
+      className={className}
       value={value ?? undefined}
-      onChange={(v) => onChange?.(v ?? null)}
+      onChange={(v) => (onChange as ((x: unknown) => void) | undefined)?.(v ?? (multiple ? [] : null))}
       loading={found.isFetching}
-      placeholder={t('inputs.autocomplete.placeholder')}
+      placeholder={placeholder ?? t('inputs.autocomplete.placeholder')}
       notFoundContent={term.length < 2 ? t('inputs.autocomplete.placeholder') : found.isFetching ? t('inputs.autocomplete.searching') : t('inputs.autocomplete.no_results')}
       options={[...options].map(([v, label]) => ({ value: v, label }))}
     />

@@ -7,7 +7,7 @@
 import { DownOutlined, DownloadOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { FieldMeta, ResourceDef } from '@backoffice/core/resources/define';
 import type { Filter } from '@backoffice/core/resources/list-query';
-import { Alert, Button, Checkbox, DatePicker, Dropdown, Empty, Input, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Checkbox, DatePicker, Dropdown, Empty, Input, InputNumber, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,7 @@ import { useSession } from '../lib/session-store.ts';
 import { useDebouncedValue } from '../lib/use-debounced-value.ts';
 import { downloadResourceExport, useResourceList, type ResourceRow } from './resource-api.ts';
 import { fieldCell, optionLabel } from './resource-cells.tsx';
+import { ReferenceMultiSelect } from './reference-select.tsx';
 import { useListQuery } from './use-list-query.ts';
 import './resources.css';
 
@@ -154,6 +155,46 @@ export function ResourceList({ def, basePath, title, extraColumns = [], actions 
           onChange={(values: string[]) => setFilter(field, values.length > 0 ? { field, kind: 'in', values } : null)}
           data-testid={`filter-${field}`}
         />
+      );
+    }
+    if (meta.filter === 'in' && meta.type === 'ref' && meta.ref) {
+      return (
+        <ReferenceMultiSelect
+          key={field}
+          resource={meta.ref}
+          aria-label={label}
+          placeholder={`${label}: ${t('resource.filter.any')}`}
+          className="bo-res-filter"
+          value={current?.kind === 'in' ? (current.values as number[]) : []}
+          onChange={(values) => setFilter(field, values.length > 0 ? { field, kind: 'in', values } : null)}
+        />
+      );
+    }
+    if (meta.filter === 'range' && (meta.type === 'number' || meta.type === 'percent' || meta.type === 'money')) {
+      const range = current?.kind === 'range' ? current : { min: null, max: null };
+      const apply = (bound: 'min' | 'max', v: number | string | null) => {
+        const next = { min: range.min, max: range.max, [bound]: v === null || v === '' ? null : Number(v) };
+        setFilter(field, next.min === null && next.max === null ? null : { field, kind: 'range', min: next.min, max: next.max });
+      };
+      return (
+        <Space.Compact key={field} className="bo-res-filter bo-res-filter--range">
+          <InputNumber
+            aria-label={`${label} ≥`}
+            placeholder={`${label} ≥`}
+            value={range.min === null ? null : Number(range.min)}
+            onBlur={(e) => apply('min', e.target.value)}
+            onPressEnter={(e) => apply('min', (e.target as HTMLInputElement).value)}
+            style={{ width: '50%' }}
+          />
+          <InputNumber
+            aria-label={`${label} ≤`}
+            placeholder={`${label} ≤`}
+            value={range.max === null ? null : Number(range.max)}
+            onBlur={(e) => apply('max', e.target.value)}
+            onPressEnter={(e) => apply('max', (e.target as HTMLInputElement).value)}
+            style={{ width: '50%' }}
+          />
+        </Space.Compact>
       );
     }
     if (meta.filter === 'range' && (meta.type === 'datetime' || meta.type === 'date')) {
