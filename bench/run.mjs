@@ -4,6 +4,7 @@
 //
 //   npm run bench                 everything
 //   npm run bench -- --api-only   only the API bench      npm run bench -- --web-only
+//   The API part also runs the resource layer's list bench (bench/resources/run.ts, 100,000 companies).
 //   BENCH_DURATION=5 npm run bench   seconds per autocannon run (default 10)
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -285,6 +286,12 @@ async function main() {
         console.error(`API bench on PostgreSQL failed: ${err.message}`);
       }
     }
+  }
+
+  if (doApi && !args.has('--no-resources')) {
+    console.log('\nResource list bench (bench/resources/run.ts)…');
+    const code = await run(process.execPath, ['--import', 'tsx', fromRoot('bench', 'resources', 'run.ts')], { cwd: ROOT });
+    if (code !== 0) results.errors.push(`resource list bench exited with ${code}`);
   }
 
   if (doWeb) {

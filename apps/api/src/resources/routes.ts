@@ -196,17 +196,28 @@ export function resourceRoutes(
     return order;
   }
 
+  /**
+   * A page in two steps: the ids of the page (the filter, sort and offset on the table alone, as
+   * a hand-written query would), then those rows with the names of who created and changed them
+   * and their references' titles. Joining first made a deep page join every skipped row too
+   * (bench/README.md, 2026-11-25: page 2,000 took 1.8 times the raw query; now about the same).
+   */
   async function pageOf(q: ListQuery, offset: number, limit: number): Promise<Row[]> {
+    const ids = await db().select({ id: columns.id! }).from(table).where(whereOf(q)).orderBy(...orderOf(q)).limit(limit).offset(offset);
+    if (ids.length === 0) return [];
     const rows = await db()
       .select(selection())
       .from(table)
       .leftJoin(createdBy, eq(createdBy.id, columns.created_by!))
       .leftJoin(updatedBy, eq(updatedBy.id, columns.updated_by!))
-      .where(whereOf(q))
-      .orderBy(...orderOf(q))
-      .limit(limit)
-      .offset(offset);
-    return (rows as Row[]).map(toRow);
+      .where(
+        inArray(
+          columns.id!,
+          ids.map((r) => r.id as number),
+        ),
+      );
+    const byId = new Map((rows as Row[]).map((r) => [r.id as number, r]));
+    return ids.map((r) => byId.get(r.id as number)).filter((r): r is Row => r !== undefined).map(toRow);
   }
 
   /** A field error from a unique index violation, or the error itself. */

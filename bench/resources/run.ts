@@ -1,0 +1,172 @@
+/**
+ * `npm run bench:resources` (also part of `npm run bench`) — the resource layer's list API at
+ * 100,000 companies (issue 18), on PGlite and on PostgreSQL.
+ *
+ * For each page: the first page, a filtered page (legal name contains), a sorted page (by city,
+ * descending) and a deep page (page 2,000 of 25), the list API through the app (`app.inject`: the
+ * whole route with auth, parsing, both queries and serialisation, without the socket) and the
+ * same two statements (the page and its count) in raw SQL on the same database, alternated, so
+ * both see the same minutes of a shared host. Prints p50 and p95 of each and the ratio API/raw
+ * (target: at most 1.5, and p95 under 50 ms on PostgreSQL). Figures are reported, never judged.
+ *
+ *   npm run bench:resources -- [--db pglite|postgres|both] [--rows 100000] [--runs 40]
+ * Results: bench/results/resources-<db>.json.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../../apps/api/src/app.ts';
+import { demoPasswordOf, loadConfig } from '../../apps/api/src/config.ts';
+import { migrateDatabase, openDatabase, type Database } from '../../apps/api/src/db/client.ts';
+import { seed } from '../../apps/api/src/db/seed.ts';
+import { query } from '../../apps/api/src/reports-data/sql.ts';
+// @ts-expect-error plain ESM helper without types
+import { findPostgres, recreateDatabase } from '../../scripts/lib/postgres.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+};
+const ROWS = Number(opt('rows', '100000'));
+const RUNS = Number(opt('runs', '40'));
+const DB = opt('db', 'both');
+
+const COLUMNS = 'id, legal_name, trade_name, country, tax_id, address, city, postal_code, billing_email, iban, currency, version, created_at, updated_at';
+
+/** The questions: the API's query string, and the raw SQL of its page and of its count. */
+const QUESTIONS = [
+  {
+    name: 'first page',
+    api: 'page_size=25',
+    page: `select ${COLUMNS} from companies order by legal_name asc, id asc limit 25`,
+    count: 'select count(*) from companies',
+  },
+  {
+    name: 'filtered (name contains)',
+    api: 'page_size=25&f[legal_name]=media%2042',
+    page: `select ${COLUMNS} from companies where legal_name ilike '%media 42%' order by legal_name asc, id asc limit 25`,
+    count: `select count(*) from companies where legal_name ilike '%media 42%'`,
+  },
+  {
+    name: 'sorted (city, descending)',
+    api: 'page_size=25&sort=-city',
+    page: `select ${COLUMNS} from companies order by city desc, id asc limit 25`,
+    count: 'select count(*) from companies',
+  },
+  {
+    name: 'deep page (2,000 of 25)',
+    api: 'page_size=25&page=2000',
+    page: `select ${COLUMNS} from companies order by legal_name asc, id asc limit 25 offset 49975`,
+    count: 'select count(*) from companies',
+  },
+];
+
+/** Fills the table with generated companies (one statement; unique tax ids). */
+async function fill(database: Database, rows: number): Promise<number> {
+  const [have] = await query<{ n: number }>(database, 'select count(*)::int as n from companies');
+  if (Number(have!.n) >= rows) return 0;
+  const started = performance.now();
+  await query(
+    database,
+    `insert into companies (legal_name, trade_name, country, tax_id, address, city, postal_code, billing_email, iban, currency)
+     select (array['Media','Digital','Ads','Programmatic','Audience','Video','Mobile','Retail'])[1 + g % 8] || ' ' || (g % 997) || ' ' ||
+              (array['Iberia','Rhein','Lumière','Navigli','Tejo','Grachten','Donau','Spree','Liffey','Öresund'])[1 + g % 10] || ' ' ||
+              (array['S.L.','GmbH','SAS','S.r.l.','B.V.','AB','Ltd'])[1 + g % 7],
+            case when g % 3 = 0 then null else 'Brand ' || g end,
+            (array['ES','DE','FR','IT','PT','NL','BE','IE','AT','SE'])[1 + g % 10],
+            'BENCH' || g,
+            'Street ' || (g % 500) || ', ' || (g % 90 + 1),
+            (array['Madrid','Barcelona','Berlin','Paris','Milano','Lisboa','Amsterdam','Dublin','Wien','Stockholm','Köln','Lyon'])[1 + (g * 7) % 12],
+            lpad((g % 99999)::text, 5, '0'),
+            'billing' || g || '@example.com',
+            null,
+            case when g % 9 = 0 then 'USD' else 'EUR' end
+       from generate_series(1, $1::int) g`,
+    [rows - Number(have!.n)],
+  );
+  await query(database, 'analyze companies');
+  return performance.now() - started;
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function benchOne(kind: 'pglite' | 'postgres', databaseUrl: string | null) {
+  const dataDir = path.join(ROOT, '.tmp', 'bench-resources', 'pglite');
+  if (kind === 'pglite') fs.mkdirSync(dataDir, { recursive: true });
+  const config = loadConfig({ ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'silent', JOBS: 'false', WEB_DIST: '', DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' });
+  const database = await openDatabase({ databaseUrl, dataDir });
+  await migrateDatabase(database);
+  await seed(database, { ...config, env: 'test' });
+  const loadMs = await fill(database, ROWS);
+  const app = await buildApp(config, { database, keepDatabase: true, skipPrepare: true });
+  await app.ready();
+  const login = await app.inject({ method: 'POST', url: '/v1/login', payload: { email: 'admin@adtech.example', password: demoPasswordOf(process.env) } });
+  const token = (login.json() as { data: { token: string } }).data.token;
+  const headers = { authorization: `Bearer ${token}` };
+
+  const results = [];
+  for (const q of QUESTIONS) {
+    const api: number[] = [];
+    const raw: number[] = [];
+    for (let i = 0; i < RUNS + 3; i++) {
+      let t = performance.now();
+      const res = await app.inject({ url: `/v1/companies?${q.api}`, headers });
+      const apiMs = performance.now() - t;
+      if (res.statusCode !== 200) throw new Error(`${q.name}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      t = performance.now();
+      await Promise.all([query(database, q.page), query(database, q.count)]);
+      const rawMs = performance.now() - t;
+      if (i >= 3) {
+        api.push(apiMs);
+        raw.push(rawMs);
+      }
+    }
+    api.sort((a, b) => a - b);
+    raw.sort((a, b) => a - b);
+    results.push({
+      question: q.name,
+      api_p50: pct(api, 50),
+      api_p95: pct(api, 95),
+      raw_p50: pct(raw, 50),
+      raw_p95: pct(raw, 95),
+      ratio_p50: pct(api, 50) / pct(raw, 50),
+      ratio_p95: pct(api, 95) / pct(raw, 95),
+    });
+  }
+  await app.close();
+  await database.close();
+  return { kind, rows: ROWS, load_ms: loadMs, runs: RUNS, results };
+}
+
+async function main() {
+  const kinds: ('pglite' | 'postgres')[] = DB === 'both' ? ['pglite', 'postgres'] : [DB as 'pglite' | 'postgres'];
+  console.log(`Machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  for (const kind of kinds) {
+    let url: string | null = null;
+    if (kind === 'postgres') {
+      const found = await findPostgres({ log: () => undefined });
+      if (!found.url) {
+        console.log(`PostgreSQL: skipped (${found.reason ?? 'not available'})`);
+        continue;
+      }
+      url = await recreateDatabase(found.url, 'bo_bench_resources');
+    }
+    const r = await benchOne(kind, url);
+    console.log(`\nResource list API on ${kind}: ${r.rows.toLocaleString('en')} companies (loaded in ${(r.load_ms / 1000).toFixed(1)} s), ${r.runs} runs each`);
+    console.log('question                      API p50  API p95  raw p50  raw p95  ratio p50  ratio p95');
+    for (const x of r.results) {
+      const ms = (v: number) => `${v.toFixed(1)} ms`.padStart(8);
+      console.log(`${x.question.padEnd(28)} ${ms(x.api_p50)} ${ms(x.api_p95)} ${ms(x.raw_p50)} ${ms(x.raw_p95)} ${x.ratio_p50.toFixed(2).padStart(9)} ${x.ratio_p95.toFixed(2).padStart(10)}`);
+    }
+    fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
+    fs.writeFileSync(path.join(ROOT, 'bench', 'results', `resources-${kind}.json`), JSON.stringify(r, null, 2));
+  }
+}
+
+await main();
+process.exit(0);
