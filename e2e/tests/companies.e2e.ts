@@ -165,6 +165,17 @@ describe('companies', () => {
     });
   });
 
+  it('on a phone, folds the filters behind a button that says how many apply', async () => {
+    await withPage(browser, { viewport: { width: 375, height: 800 } }, async (page) => {
+      await signIn(page, DEMO.tech, { via: 'api', path: '/utils/list_companies?f[country]=DE' });
+      await expect.poll(() => page.locator('[data-testid^="resource-row-"]').count()).toBeGreaterThan(2);
+      await expect.poll(() => page.getByTestId('resource-filters').isVisible()).toBe(false);
+      await page.getByTestId('resource-filters-toggle').getByText('Filters (1 applied)').click();
+      await expect.poll(() => page.getByTestId('resource-filters').isVisible()).toBe(true);
+      await shot(page, 'list-375-filters-open');
+    });
+  });
+
   it('is read-only for a role with read only (no New, no Save)', async () => {
     await withPage(browser, {}, async (page) => {
       await signIn(page, DEMO.finance, { via: 'api', path: '/utils/list_companies' });

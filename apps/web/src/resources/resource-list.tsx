@@ -4,7 +4,7 @@
  * is filtered, all synced to the URL. Takes extra columns and actions, so a screen with its own
  * shape reuses it without fighting it.
  */
-import { DownOutlined, DownloadOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
+import { DownOutlined, DownloadOutlined, FilterOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { FieldMeta, ResourceDef } from '@backoffice/core/resources/define';
 import type { Filter } from '@backoffice/core/resources/list-query';
 import { Alert, Button, Checkbox, DatePicker, Dropdown, Empty, Input, InputNumber, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
@@ -18,6 +18,7 @@ import { errorText } from '../lib/api.ts';
 import { usePermission } from '../lib/permission.tsx';
 import { useSession } from '../lib/session-store.ts';
 import { useDebouncedValue } from '../lib/use-debounced-value.ts';
+import { useViewport } from '../lib/use-viewport.ts';
 import { downloadResourceExport, useResourceList, type ResourceRow } from './resource-api.ts';
 import { fieldCell, optionLabel } from './resource-cells.tsx';
 import { ReferenceMultiSelect } from './reference-select.tsx';
@@ -88,6 +89,9 @@ export function ResourceList({ def, basePath, title, extraColumns = [], actions 
   const canWrite = usePermission(def.acl, 'write');
   const [visible, setVisible] = useVisibleColumns(def);
   const [exporting, setExporting] = useState(false);
+  const { isMobile } = useViewport();
+  // On a phone the filters fold away behind a button (with how many apply), so the rows come first.
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const lang = locale;
 
   const filterOf = (field: string) => query.filters.find((f) => f.field === field);
@@ -269,7 +273,20 @@ export function ResourceList({ def, basePath, title, extraColumns = [], actions 
           ) : null}
         </Space>
       </div>
-      <div className="bo-res-filters" data-testid="resource-filters">
+      {isMobile ? (
+        <Button
+          block
+          icon={<FilterOutlined />}
+          onClick={() => setFiltersOpen((o) => !o)}
+          aria-expanded={filtersOpen}
+          aria-controls="bo-res-filters"
+          className="bo-res-filters-toggle"
+          data-testid="resource-filters-toggle"
+        >
+          {t('resource.filters', { count: query.filters.length })}
+        </Button>
+      ) : null}
+      <div id="bo-res-filters" className="bo-res-filters" data-testid="resource-filters" hidden={isMobile && !filtersOpen}>
         {filters.map(([field, meta]) => renderFilter(field, meta))}
         {query.filters.length > 0 ? (
           <Button type="link" onClick={clearFilters} data-testid="resource-clear-filters">

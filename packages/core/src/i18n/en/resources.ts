@@ -17,6 +17,7 @@ export const resources = {
   'resource.new': 'New',
   'resource.export': 'Export',
   'resource.columns': 'Columns',
+  'resource.filters': 'Filters ({count} applied)',
   'resource.filters.clear': 'Clear filters',
   'resource.filter.contains': 'Contains…',
   'resource.filter.any': 'Any',

@@ -19,6 +19,7 @@ export const resources: Record<keyof typeof en, string> = {
   'resource.new': 'Nuevo',
   'resource.export': 'Exportar',
   'resource.columns': 'Columnas',
+  'resource.filters': 'Filtros ({count} aplicados)',
   'resource.filters.clear': 'Quitar filtros',
   'resource.filter.contains': 'Contiene…',
   'resource.filter.any': 'Cualquiera',
