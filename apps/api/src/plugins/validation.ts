@@ -86,7 +86,11 @@ export function zodToOpenApi({ schema, url, route }: { schema: FastifySchema; ur
     const s = out[part];
     if (isZod(s)) {
       try {
-        out[part] = z.toJSONSchema(s, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
+        const json = z.toJSONSchema(s, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
+        // @fastify/swagger reads a querystring, params or headers schema without `properties` (a
+        // record) as a map of parameter names: its keywords (type, additionalProperties…) would
+        // become parameters. No properties: no named parameters.
+        out[part] = part !== 'body' && json.properties === undefined ? { ...json, properties: {} } : json;
       } catch {
         delete out[part];
       }

@@ -92,20 +92,22 @@ function containsPattern(text: string): string {
 function filterSql(def: ResourceDef, columns: Record<string, PgColumn>, f: Filter): SQL | undefined {
   const column = columns[f.field]!;
   const meta = def.fields[f.field]!;
+  const dateOnly = (v: unknown) => meta.type === 'datetime' && typeof v === 'string' && v.length === 10;
+  // A timestamp column's values go through drizzle as Date objects (a text, e.g. 2026-01-01T10:00Z,
+  // failed in toISOString): PostgreSQL reads the checked text itself.
+  const value = <T,>(v: T) => (meta.type === 'datetime' && typeof v === 'string' ? sql`${v}::${sql.raw(dateOnly(v) ? 'date' : 'timestamptz')}` : v);
   switch (f.kind) {
     case 'contains':
       return ilike(column, containsPattern(f.value));
     case 'in':
-      return f.values.length > 0 ? inArray(column, f.values) : undefined;
+      return f.values.length > 0 ? inArray(column, f.values.map(value)) : undefined;
     case 'eq':
-      return eq(column, f.value);
+      return eq(column, value(f.value));
     case 'range': {
       const parts: SQL[] = [];
-      const dateOnly = (v: unknown) => meta.type === 'datetime' && typeof v === 'string' && v.length === 10;
-      if (f.min !== null) parts.push(gte(column, dateOnly(f.min) ? sql`${f.min}::date` : f.min));
+      if (f.min !== null) parts.push(gte(column, value(f.min)));
       // A date-only upper bound of a timestamp includes that whole day.
-      if (f.max !== null)
-        parts.push(dateOnly(f.max) ? lt(column, sql`${f.max}::date + 1`) : lte(column, f.max));
+      if (f.max !== null) parts.push(dateOnly(f.max) ? lt(column, sql`${f.max}::date + 1`) : lte(column, value(f.max)));
       return parts.length > 0 ? and(...parts) : undefined;
     }
   }
@@ -282,9 +284,28 @@ export function resourceRoutes(
     return out;
   }
 
-  const listQuerySchema = z
-    .record(z.string(), z.unknown())
-    .describe('page, page_size, sort, f[field] (see list-query.ts)');
+  // The list's parameters are read by parseListQuery (400 with a field error each, unknown ones
+  // included), so any value and any other key passes here; they are named for the OpenAPI document
+  // (and the tests generated from it): a bare record would be read there as parameters named
+  // `type`, `propertyNames`, `additionalProperties`.
+  const param = (description: string) => z.unknown().optional().describe(description);
+  const filterParams: Record<string, z.ZodType> = {};
+  for (const f of fieldNames) {
+    const filter = def.fields[f]!.filter;
+    if (filter === 'range') {
+      filterParams[`f[${f}][min]`] = param(`${f} at least (inclusive)`);
+      const wholeDay = def.fields[f]!.type === 'datetime' ? '; a date includes that whole day' : '';
+      filterParams[`f[${f}][max]`] = param(`${f} at most (inclusive${wholeDay})`);
+    } else if (filter) filterParams[`f[${f}]`] = param(`${f} ${filter === 'in' ? 'is one of (comma-separated)' : filter === 'contains' ? 'contains' : 'equals'}`);
+  }
+  const sortParam = param('field,-field');
+  const listQuerySchema = z.looseObject({
+    page: param('1, 2, …'),
+    page_size: param('rows per page'),
+    sort: sortParam,
+    ...filterParams,
+  });
+  const exportQuerySchema = z.looseObject({ format: param('csv (default) or xlsx'), sort: sortParam, ...filterParams });
   const idParams = idParamsSchema;
   const rowSchema = z.record(z.string(), z.unknown());
 
@@ -367,7 +388,7 @@ export function resourceRoutes(
         tags,
         summary: `Export the filtered ${def.name} (CSV or XLSX)`,
         description: `format=csv|xlsx and the list's filters and sort. File name ${def.exportName}_YYYY-MM-DD_HHmmss.<ext>; column titles in the request's language.`,
-        querystring: listQuerySchema,
+        querystring: exportQuerySchema,
       },
     },
     async (request, reply) => {
@@ -391,6 +412,10 @@ export function resourceRoutes(
     const titles = exported.map((f) => translate(locale, def.fields[f]!.label));
     const cell = (v: unknown) =>
       v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    // The first batch before the answer starts: a query that fails answers an error envelope,
+    // not a file cut off after its headers.
+    const first = await pageOf(q, 0, EXPORT_BATCH);
+    const batch = (offset: number) => (offset === 0 ? first : pageOf(q, offset, EXPORT_BATCH));
     const stream = new PassThrough();
     const name = exportFileName(def.exportName, format);
     reply
@@ -405,7 +430,7 @@ export function resourceRoutes(
         if (format === 'csv') {
           stream.write(`\ufeff${titles.map(csvCell).join(',')}\r\n`);
           for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += EXPORT_BATCH) {
-            const rows = await pageOf(q, offset, EXPORT_BATCH);
+            const rows = await batch(offset);
             if (rows.length > 0)
               stream.write(
                 rows.map((r) => exported.map((f) => csvCell(cell(r[f]))).join(',')).join('\r\n') + '\r\n',
@@ -422,7 +447,7 @@ export function resourceRoutes(
           const sheet = workbook.addWorksheet(def.exportName);
           sheet.addRow(titles).commit();
           for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += EXPORT_BATCH) {
-            const rows = await pageOf(q, offset, EXPORT_BATCH);
+            const rows = await batch(offset);
             for (const r of rows)
               sheet.addRow(exported.map((f) => (typeof r[f] === 'number' ? r[f] : cell(r[f])))).commit();
             if (rows.length < EXPORT_BATCH) break;

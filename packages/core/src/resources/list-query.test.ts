@@ -56,6 +56,14 @@ describe('list queries', () => {
     });
   });
 
+  it('takes only dates and instants PostgreSQL takes in a range (Date.parse takes 2026-02-30, 24:00, year 0, +23:59)', () => {
+    const bound = (text: string) => parseListQuery(companies, { 'f[created_at][min]': text }).ok;
+    for (const ok of ['2026-02-28', '2024-02-29', '0001-01-01', '2026-01-01T10:00', '2026-01-01 10:00:59', '2026-01-01T10:00:00.123Z', '2026-01-01T23:59:59+14:00', '2026-01-01T00:00-0530'])
+      expect(bound(ok), ok).toBe(true);
+    for (const bad of ['2026-02-30', '2025-02-29', '2026-13-01', '2026-00-10', '0000-01-01', '2026-01-01T24:00', '2026-01-01T10:60', '2026-01-01T10:00:60', '2026-01-01T10:00+15:00', '2026-01-01T10:00+23:59', '2026-01-01T10:00.5', '2026-1-1'])
+      expect(bound(bad), bad).toBe(false);
+  });
+
   it('builds the parameters it parses (a round trip), leaving defaults out', () => {
     const params = { page: '2', sort: '-country', 'f[country]': 'ES,FR', 'f[created_at][max]': '2026-03-01' };
     const parsed = parseListQuery(companies, params);

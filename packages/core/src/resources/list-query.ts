@@ -10,6 +10,7 @@
  * parameter or filter (`error.unknown_field`), an unsortable field (`resource.sort_unknown`), a
  * page size over the cap (`resource.page_size_max`).
  */
+import { isIsoDate } from '../dates.ts';
 import { isIdText } from '../ids.ts';
 import type { FieldMeta, ResourceDef } from './define.ts';
 
@@ -37,7 +38,20 @@ export interface ListQuery {
 export type ListQueryResult = { ok: true; value: ListQuery } | { ok: false; errors: Record<string, string> };
 
 const FILTER_KEY = /^f\[([a-z_][a-z0-9_]*)\](?:\[(min|max)\])?$/;
-const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d{1,3})?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const DATE = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/;
+
+/**
+ * A date (YYYY-MM-DD) or an instant (with a time and an optional offset) that PostgreSQL takes:
+ * a real calendar day from year 1 (no 2026-02-30, no year 0), a time up to 23:59:59, an offset up
+ * to ±14:00. Date.parse is no test: it takes 2026-02-30, 24:00 and +23:59, and the database then fails.
+ */
+function isFilterDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m || !isIsoDate(m[1]) || m[1].startsWith('0000')) return false;
+  if (m[2] === undefined) return true;
+  if (Number(m[2]) > 23 || Number(m[3]) > 59 || Number(m[4] ?? 0) > 59) return false;
+  return m[5] === undefined || (Number(m[5]) <= 14 && Number(m[6]) <= 59);
+}
 
 function positiveInt(text: string, max: number): number | null {
   return /^[1-9]\d{0,8}$/.test(text) && Number(text) <= max ? Number(text) : null;
@@ -59,7 +73,7 @@ function scalar(meta: FieldMeta, text: string): string | number | boolean | null
       return text === 'true' ? true : text === 'false' ? false : null;
     case 'date':
     case 'datetime':
-      return DATE.test(text) && !Number.isNaN(Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text)) ? text : null;
+      return isFilterDate(text) ? text : null;
     case 'enum':
       return meta.options?.includes(text) ? text : null;
     default:
