@@ -152,12 +152,12 @@ describe('through the API with FIREWALL_ADAPTER=nginx', () => {
     const text = fs.readFileSync(file, 'utf8');
     for (const ip of ips) expect(text).toContain(`allow ${ip};`);
     expect(text.trim().endsWith('deny all;')).toBe(true);
-    const list = (await t.app.inject({ url: '/v1/firewall/entries?pageSize=100', headers: admin })).json().data.items as FirewallEntryItem[];
+    const list = (await t.app.inject({ url: '/v1/firewall/entries?page_size=100', headers: admin })).json().data.items as FirewallEntryItem[];
     expect(list.filter((i) => ips.includes(i.ip)).every((i) => i.status === 'ACTIVE')).toBe(true);
   });
 
   it('a disabled entry leaves the file', async () => {
-    const list = (await t.app.inject({ url: '/v1/firewall/entries?pageSize=100', headers: admin })).json().data.items as FirewallEntryItem[];
+    const list = (await t.app.inject({ url: '/v1/firewall/entries?page_size=100', headers: admin })).json().data.items as FirewallEntryItem[];
     const target = list.find((i) => i.ip === '198.51.100.1')!;
     const res = await t.app.inject({ method: 'POST', url: `/v1/firewall/entries/${target.id}/disable`, headers: admin });
     expect(body<{ update_firewall_ip: string }>(res).data.update_firewall_ip).toBe('OK');

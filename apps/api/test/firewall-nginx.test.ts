@@ -222,11 +222,21 @@ http {
     } finally {
       fs.writeFileSync(conf, good);
     }
-    // Fixed: an enable (or the next rebuild) applies it.
-    const list = (await t.app.inject({ url: '/v1/firewall/entries?status=ERROR', headers: finance })).json().data.items as FirewallEntryItem[];
+    // Fixed: a retry (or the next rebuild) applies it, keeping its expiry; a retry of an entry not in ERROR is refused.
+    const list = (await t.app.inject({ url: '/v1/firewall/entries?f[status]=ERROR', headers: finance })).json().data.items as FirewallEntryItem[];
     const failed = list.find((i) => i.ip === OTHER)!;
-    const again = await t.app.inject({ method: 'POST', url: `/v1/firewall/entries/${failed.id}/enable`, headers: finance, remoteAddress: OTHER });
-    expect(body<{ update_firewall_ip: string; entry: FirewallEntryItem }>(again).data).toMatchObject({ update_firewall_ip: 'OK', entry: { status: 'ACTIVE' } });
+    const again = await t.app.inject({ method: 'POST', url: `/v1/firewall/entries/${failed.id}/retry`, headers: finance, remoteAddress: OTHER });
+    expect(body<{ update_firewall_ip: string; entry: FirewallEntryItem }>(again).data).toMatchObject({
+      update_firewall_ip: 'OK',
+      entry: { status: 'ACTIVE', error: null, expires_at: failed.expires_at },
+    });
+    const twice = await t.app.inject({ method: 'POST', url: `/v1/firewall/entries/${failed.id}/retry`, headers: finance, remoteAddress: OTHER });
+    expect(twice.statusCode).toBe(409);
+    expect(body(twice).message).toBe('firewall.not_in_error');
+    const history = body<{ action: string; changes: Record<string, unknown[]> }[]>(
+      await t.app.inject({ url: `/v1/firewall/entries/${failed.id}/history`, headers: finance }),
+    ).data;
+    expect(history[0]).toMatchObject({ action: 'firewall.retry', changes: { status: ['ERROR', 'ACTIVE'], error: ['firewall.reload_failed', null] } });
     await waitStatus(OTHER, 200);
     await oldWorkersGone();
     expect(await statusFrom(ALLOWED, port)).toBe(403);

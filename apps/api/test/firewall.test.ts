@@ -2,7 +2,8 @@
  * IP firewall API (adapter none): ip_origin and trusted proxies, allow-listing with the duration and
  * address rules, one entry per owner and address, the list, disable/enable, expiry and audit.
  */
-import type { FirewallEntryItem, FirewallEntryPage } from '@backoffice/core/firewall';
+import type { FirewallEntryItem, FirewallEntryRow } from '@backoffice/core/firewall';
+import type { Page } from '@backoffice/core/resources/define';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,8 @@ import { auditLog } from '../src/db/schema.ts';
 import { firewallServiceFor } from '../src/modules/firewall/service.ts';
 import { countAudit, countEntries, dbOf, entryById, expireNow, setRoleAcl, userWithAcl } from './firewall-fixtures.ts';
 import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
+
+type FirewallEntryPage = Page<FirewallEntryRow>;
 
 type Update = { update_db_ip: string; update_firewall_ip: string; entry: FirewallEntryItem | null };
 type Action = { entry: FirewallEntryItem; update_firewall_ip: string };
@@ -167,31 +170,59 @@ describe('IP firewall API', () => {
 
   describe('GET /v1/firewall/entries', () => {
     it('lists every entry for admins and only their own for others, newest first, paginated with a total', async () => {
-      const all = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries?pageSize=100', headers: admin })).data;
+      const all = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries?page_size=100', headers: admin })).data;
       expect(all.total).toBe(await countEntries(app));
-      expect(new Set(all.items.map((i) => i.owner.mail)).size).toBeGreaterThan(2);
-      const ids = all.items.map((i) => i.id);
-      expect(ids).toEqual([...ids].sort((a, b) => b - a));
+      expect(new Set(all.items.map((i) => i.owner_id)).size).toBeGreaterThan(2);
+      const created = all.items.map((i) => i.created_at);
+      expect(created).toEqual([...created].sort().reverse());
 
       const own = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries', headers: finance })).data;
       expect(own.total).toBeGreaterThan(0);
-      expect(own.items.every((i) => i.owner.id === financeId)).toBe(true);
+      expect(own.items.every((i) => i.owner_id === financeId)).toBe(true);
       expect(own.total).toBeLessThan(all.total);
 
-      const page1 = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries?page=1&pageSize=2', headers: admin })).data;
-      const page2 = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries?page=2&pageSize=2', headers: admin })).data;
-      expect(page1).toMatchObject({ page: 1, pageSize: 2, total: all.total });
+      const page1 = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries?page=1&page_size=2', headers: admin })).data;
+      const page2 = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries?page=2&page_size=2', headers: admin })).data;
+      expect(page1).toMatchObject({ page: 1, page_size: 2, total: all.total });
       expect(page1.items).toHaveLength(2);
       expect(page2.items[0]!.id).toBe(all.items[2]!.id);
       const far = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries?page=999', headers: admin })).data;
       expect(far).toMatchObject({ items: [], total: all.total });
     });
 
+    it("keeps others' entries out of a non-admin's row, history, export and autocomplete (404, as if absent)", async () => {
+      const mine = body<Update>(await allow(admin, { ip: '203.0.113.77', type: 'HOUR_2' })).data.entry!;
+      for (const url of [`/v1/firewall/entries/${mine.id}`, `/v1/firewall/entries/${mine.id}/history`, `/v1/firewall/entries/${mine.id}/used-by`]) {
+        expect((await app.inject({ url, headers: finance })).statusCode).toBe(404);
+        expect((await app.inject({ url, headers: admin })).statusCode).toBe(200);
+      }
+      const row = body<FirewallEntryRow>(await app.inject({ url: `/v1/firewall/entries/${mine.id}`, headers: admin })).data;
+      expect(row).toMatchObject({ ip: '203.0.113.77', type: 'HOUR_2', status: 'ACTIVE', owner_id_label: 'Carmen Ortega' });
+      const csv = (await app.inject({ url: '/v1/firewall/entries/export?f[ip]=203.0.113', headers: finance })).body;
+      expect(csv).not.toContain('203.0.113.77');
+      expect((await app.inject({ url: '/v1/firewall/entries/export?f[ip]=203.0.113', headers: admin })).body).toContain('203.0.113.77');
+      const found = body<{ id: number; value: string }[]>(await app.inject({ url: '/v1/firewall/entries/autocomplete?ip=113.77', headers: finance })).data;
+      expect(found).toEqual([]);
+      // No generic changes: the firewall's own commands change entries.
+      expect((await app.inject({ method: 'DELETE', url: `/v1/firewall/entries/${mine.id}`, headers: admin })).statusCode).toBe(404);
+      expect((await app.inject({ method: 'POST', url: '/v1/firewall/entries', headers: admin, payload: { ip: '203.0.113.78', type: 'HOUR_1' } })).statusCode).toBe(404);
+    });
+
+    it('records each change in the entry history with a field diff', async () => {
+      const entry = body<Update>(await allow(admin, { ip: '203.0.113.79', type: 'HOUR_3' })).data.entry!;
+      await app.inject({ method: 'POST', url: `/v1/firewall/entries/${entry.id}/disable`, headers: admin });
+      const history = body<{ action: string; actor: { name: string }; changes: Record<string, unknown[]> }[]>(
+        await app.inject({ url: `/v1/firewall/entries/${entry.id}/history`, headers: admin }),
+      ).data;
+      expect(history.map((h) => h.action)).toEqual(['firewall.disable', 'firewall.allow']);
+      expect(history[0]).toMatchObject({ actor: { name: 'Carmen Ortega' }, changes: { status: ['ACTIVE', 'DISABLED'], disabled_reason: [null, 'manual'] } });
+    });
+
     it('filters by status', async () => {
-      const active = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries?status=ACTIVE&pageSize=100', headers: admin })).data;
+      const active = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries?f[status]=ACTIVE&page_size=100', headers: admin })).data;
       expect(active.items.length).toBeGreaterThan(0);
       expect(active.items.every((i) => i.status === 'ACTIVE')).toBe(true);
-      const disabled = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries?status=DISABLED', headers: admin })).data;
+      const disabled = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries?f[status]=DISABLED', headers: admin })).data;
       expect(disabled.items.every((i) => i.status === 'DISABLED')).toBe(true);
     });
   });
@@ -262,7 +293,7 @@ describe('IP firewall API', () => {
       expect(await countAudit(app, 'firewall.expire', entry.id)).toBe(1);
       expect(await service.expireDue()).toEqual([]);
       expect(await countAudit(app, 'firewall.expire', entry.id)).toBe(1);
-      const listed = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries?status=DISABLED&pageSize=100', headers: finance })).data;
+      const listed = body<FirewallEntryPage>(await app.inject({ url: '/v1/firewall/entries?f[status]=DISABLED&page_size=100', headers: finance })).data;
       expect(listed.items.find((i) => i.id === entry.id)).toMatchObject({ disabled_reason: 'expired' });
     });
 

@@ -5,7 +5,8 @@
  * jobs run exactly once across both (job_runs, audit log). PostgreSQL only (TEST_DATABASE_URL):
  * PGlite is an in-process database that one process opens at a time.
  */
-import type { FirewallEntryItem, FirewallEntryPage } from '@backoffice/core/firewall';
+import type { FirewallEntryItem, FirewallEntryRow } from '@backoffice/core/firewall';
+import type { Page } from '@backoffice/core/resources/define';
 import { inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,8 @@ import { awayFromWindowEdge } from './auth-support.ts';
 import { baseTestConfig, testDatabaseUrl } from './db-template.ts';
 import { dbOf, expireNow, waitFor } from './firewall-fixtures.ts';
 import { DEMO_PASSWORD, freshDatabase, type TestDb } from './helpers.ts';
+
+type FirewallEntryPage = Page<FirewallEntryRow>;
 
 const PG = testDatabaseUrl();
 if (!PG) {
@@ -108,11 +111,11 @@ describe.skipIf(!PG)('scale-out: two instances on one PostgreSQL database', () =
       body: { ip: '192.0.2.30', type: 'HOUR_2' },
     });
     expect(made.body.data).toMatchObject({ update_db_ip: 'OK', update_firewall_ip: 'OK' });
-    const listed = await call<FirewallEntryPage>(urlB, '/v1/firewall/entries?pageSize=100', { token: admin });
+    const listed = await call<FirewallEntryPage>(urlB, '/v1/firewall/entries?page_size=100', { token: admin });
     expect(listed.body.data.items.find((i) => i.id === made.body.data.entry.id)).toMatchObject({ ip: '192.0.2.30', status: 'ACTIVE' });
     // Disabled on B: seen disabled on A.
     await call(urlB, `/v1/firewall/entries/${made.body.data.entry.id}/disable`, { method: 'POST', token: admin, body: {} });
-    const onA = await call<FirewallEntryPage>(urlA, '/v1/firewall/entries?status=DISABLED&pageSize=100', { token: admin });
+    const onA = await call<FirewallEntryPage>(urlA, '/v1/firewall/entries?f[status]=DISABLED&page_size=100', { token: admin });
     expect(onA.body.data.items.map((i) => i.id)).toContain(made.body.data.entry.id);
   });
 

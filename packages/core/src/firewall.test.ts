@@ -8,7 +8,6 @@ import {
   durationHours,
   durationOptions,
   expiryFor,
-  firewallEntriesQuerySchema,
   firewallEntryParamsSchema,
   firewallRequestSchema,
   isIpv4,
@@ -122,13 +121,10 @@ describe('firewall request schemas', () => {
     expect(firewallRequestSchema.safeParse({ ip: 1234 }).success).toBe(false);
   });
 
-  it('parses the list query and entry ids', () => {
-    expect(firewallEntriesQuerySchema.parse({})).toEqual({ page: 1, pageSize: 20 });
-    expect(firewallEntriesQuerySchema.parse({ page: '3', pageSize: '50', status: 'ACTIVE' })).toEqual({ page: 3, pageSize: 50, status: 'ACTIVE' });
-    expect(firewallEntriesQuerySchema.safeParse({ pageSize: '101' }).success).toBe(false);
-    expect(firewallEntriesQuerySchema.safeParse({ page: '0' }).success).toBe(false);
-    expect(firewallEntriesQuerySchema.safeParse({ status: 'EXPIRED' }).success).toBe(false);
-    expect(firewallEntriesQuerySchema.safeParse({ sort: 'ip' }).success).toBe(false);
+});
+
+describe('firewall entry ids', () => {
+  it('parses canonical ids only', () => {
     expect(firewallEntryParamsSchema.parse({ id: '12' })).toEqual({ id: 12 });
     expect(firewallEntryParamsSchema.safeParse({ id: 'abc' }).success).toBe(false);
     expect(firewallEntryParamsSchema.safeParse({ id: '99999999999' }).success).toBe(false);

@@ -206,16 +206,6 @@ export const firewallRequestSchema = z
   .strict();
 export type FirewallRequest = z.input<typeof firewallRequestSchema>;
 
-/** GET /v1/firewall/entries query. */
-export const firewallEntriesQuerySchema = z
-  .object({
-    page: z.coerce.number().int().min(1).max(100_000).default(1),
-    pageSize: z.coerce.number().int().min(1).max(100).default(20),
-    status: z.enum(FIREWALL_STATUSES).optional(),
-  })
-  .strict();
-export type FirewallEntriesQuery = z.output<typeof firewallEntriesQuerySchema>;
-
 /** /v1/firewall/entries/:id params. */
 export const firewallEntryParamsSchema = z
   .object({
@@ -249,11 +239,20 @@ export interface FirewallEntryItem {
   expires_at: string | null;
 }
 
-export interface FirewallEntryPage {
-  items: FirewallEntryItem[];
-  total: number;
-  page: number;
-  pageSize: number;
+/** One entry as the resource layer lists it (GET /v1/firewall/entries, resources/firewall-entries.ts). */
+export interface FirewallEntryRow {
+  id: number;
+  ip: string;
+  owner_id: number;
+  /** The owner's name. */
+  owner_id_label: string | null;
+  type: FirewallType;
+  status: FirewallStatus;
+  error: string | null;
+  disabled_reason: FirewallDisabledReason | null;
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** The answer of disable/enable: the entry after the change and the firewall apply result. */

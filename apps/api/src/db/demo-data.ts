@@ -145,6 +145,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
       '/v1/builders': ALL,
       '/v1/amazon': ALL,
       '/v1/endpoints': R,
+      '/v1/companies': R,
       '/v1/graphs': R,
       '/v1/partners/demand': R,
       ...FIREWALL,

@@ -242,6 +242,37 @@ export const companies = pgTable(
   (t) => [uniqueIndex('companies_country_tax_id_idx').on(t.country, t.taxId), index('companies_legal_name_idx').on(t.legalName, t.id)],
 );
 
+/**
+ * Supply and demand endpoints (packages/core/src/resources/endpoints.ts). The token is kept only as
+ * its SHA-256 (token_hash) and its last four characters (token_hint, to tell tokens apart).
+ */
+export const endpoints = pgTable(
+  'endpoints',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    side: text('side').notNull(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'restrict' }),
+    region: text('region').notNull(),
+    url: text('url').notNull(),
+    openrtbVersion: text('openrtb_version').notNull(),
+    qpsCap: integer('qps_cap').notNull(),
+    formats: jsonb('formats').$type<string[]>().notNull().default([]),
+    active: boolean('active').notNull().default(true),
+    tokenHash: text('token_hash').notNull(),
+    tokenHint: text('token_hint').notNull(),
+    tokenRotatedAt: timestamp('token_rotated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...resourceColumns(),
+  },
+  (t) => [
+    uniqueIndex('endpoints_name_idx').on(t.name),
+    uniqueIndex('endpoints_token_hash_idx').on(t.tokenHash),
+    index('endpoints_company_idx').on(t.companyId),
+  ],
+);
+
 /** Agencies (packages/core/src/resources/agencies.ts): a company behind each; contacts and advertisers as JSON lists. */
 export const agencies = pgTable(
   'agencies',

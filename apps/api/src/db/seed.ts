@@ -7,6 +7,8 @@ import { seedReportsDemo } from '../reports-data/index.ts';
 import { completeRollupLevels } from '../reports-data/rollups.ts';
 import { ADMIN_ROLE } from '@backoffice/core/acl';
 import { seedDemoAgencies, seedDemoCompanies } from './demo-companies.ts';
+import { seedDemoEndpoints } from './demo-endpoints.ts';
+import { seedDemoFirewall } from './demo-firewall.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -135,8 +137,12 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
     await seedDemo(database, config);
     await seedDemoCompanies(database.db);
     await seedDemoAgencies(database.db);
-    // The demo warehouse (30 days of stats) — tests load their own small sets instead.
-    if (config.env !== 'test') await seedReportsDemo(database);
+    await seedDemoEndpoints(database.db);
+    // The demo warehouse (30 days of stats) and allow-list: tests make their own.
+    if (config.env !== 'test') {
+      await seedDemoFirewall(database.db);
+      await seedReportsDemo(database);
+    }
   }
   // A data set loaded by an earlier version lacks the rollups and levels added since: build them
   // once (seconds for the demo set; reports read them only once they are complete). On PGlite,

@@ -5,6 +5,7 @@ import { adminRoutes } from './admin/routes.ts';
 import { agencyRoutes } from './agencies/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { companyRoutes } from './companies/routes.ts';
+import { endpointRoutes } from './endpoints/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { dataviewerScheduleRoutes } from './dataviewer-schedules/routes.ts';
 import { dataviewerRoutes } from './dataviewers/routes.ts';
@@ -16,4 +17,4 @@ import { staffRoutes } from './staff/routes.ts';
 
 export type ModuleRoutes = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes];
+export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes];

@@ -13,7 +13,7 @@
  * Reads need 'read' on the ACL resource, changes 'write' (by method). Every change is audited as
  * `<entity>.create|update|delete` with before and after, in the same transaction.
  */
-import type { ChangedBy, HistoryEntry, Page, ResourceDef, UsedBy } from '@backoffice/core/resources/define';
+import { offers, type ChangedBy, type HistoryEntry, type Page, type ResourceDef, type UsedBy } from '@backoffice/core/resources/define';
 import { exportFileName } from '@backoffice/core/export-name';
 import { localeFromAcceptLanguage, translate } from '@backoffice/core/i18n/catalogues';
 import { idParamsSchema, isIdText } from '@backoffice/core/ids';
@@ -45,7 +45,7 @@ import type { Db } from '../db/client.ts';
 import { auditLog, roles, users } from '../db/schema.ts';
 import { AppError, badRequest, notFound } from '../lib/errors.ts';
 import { audit } from '../plugins/audit.ts';
-import { callerOf } from '../plugins/auth.ts';
+import { callerOf, type Caller } from '../plugins/auth.ts';
 import { ValidationError } from '../plugins/validation.ts';
 
 type Row = Record<string, unknown>;
@@ -56,16 +56,37 @@ export interface ResourceOptions {
   unique?: { constraint: string; field: string; key: string }[];
   /** Extra routes of the entity (actions, queries), registered in the same scope. */
   extraRoutes?: (app: FastifyInstance) => void;
+  /**
+   * The rows a caller may see (undefined: all). Lists, exports, rows, history, "used by" and the
+   * autocomplete apply it; a row outside it answers 404, as if it did not exist.
+   */
+  scope?: (caller: Caller) => SQL | undefined;
+  /**
+   * Values a create adds that the form does not send (a token's hash), by column name, and what
+   * the 201 answer shows once besides the row (the token itself); never audited.
+   */
+  beforeCreate?: (data: Row) => { values?: Row; reveal?: Row };
 }
 
 interface Registered {
-  def: ResourceDef;
+  def: Pick<ResourceDef, 'name' | 'titleField' | 'fields'>;
   table: PgTable;
   columns: Record<string, PgColumn>;
 }
 
 /** Every resource of the app, so "used by" finds the references to a row (fields with `ref`). */
 const registry = new Map<string, Registered>();
+
+/**
+ * A table that resources refer to without being a resource of the layer (users: the owner of a
+ * firewall entry): references to it show its title and are checked to exist.
+ */
+export function registerLookup(name: string, table: PgTable, titleField: string): void {
+  const columns: Record<string, PgColumn> = {};
+  for (const column of Object.values(getTableColumns(table)) as PgColumn[]) columns[column.name] = column;
+  if (!columns.id || !columns[titleField]) throw new Error(`lookup ${name}: needs id and ${titleField}`);
+  registry.set(name, { def: { name, titleField, fields: {} }, table, columns });
+}
 
 const EXPORT_BATCH = 2000;
 const EXPORT_MAX_ROWS = 1_000_000;
@@ -75,7 +96,10 @@ const AUTOCOMPLETE_MAX = 50;
 function columnsOf(def: ResourceDef, table: PgTable): Record<string, PgColumn> {
   const byName: Record<string, PgColumn> = {};
   for (const column of Object.values(getTableColumns(table)) as PgColumn[]) byName[column.name] = column;
-  for (const field of [...Object.keys(def.fields), 'created_by', 'updated_by']) {
+  // Who created and last changed a row, and its version, only where the layer changes rows.
+  const needed = [...Object.keys(def.fields), ...(offers(def, 'create') || offers(def, 'update') ? ['created_by', 'updated_by'] : [])];
+  if (offers(def, 'update')) needed.push('version');
+  for (const field of needed) {
     if (!byName[field])
       throw new Error(`${def.name}: field ${field} has no column of that name in its table`);
   }
@@ -89,8 +113,33 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function filterSql(def: ResourceDef, columns: Record<string, PgColumn>, f: Filter): SQL | undefined {
-  const column = columns[f.field]!;
+/** What a filter or a sort reads of a column: an inet address as its text, without a /32. */
+function readable(column: PgColumn): PgColumn | SQL {
+  return column.columnType === 'PgInet' ? sql`host(${column})` : column;
+}
+
+const INTEGER_COLUMNS = new Set(['PgInteger', 'PgSerial', 'PgSmallInt', 'PgSmallSerial', 'PgBigInt53', 'PgBigSerial53']);
+
+/**
+ * A number filter on a whole-number column, in whole numbers (PostgreSQL refuses 1.5 for an
+ * integer): at least 1.5 is at least 2, at most 1.5 is at most 1, equal to 1.5 is nothing.
+ */
+function wholeFilter(column: PgColumn, f: Filter): Filter | null {
+  if (!INTEGER_COLUMNS.has(column.columnType)) return f;
+  const fraction = (v: unknown) => typeof v === 'number' && !Number.isInteger(v);
+  if (f.kind === 'range') {
+    return { ...f, min: fraction(f.min) ? Math.ceil(f.min as number) : f.min, max: fraction(f.max) ? Math.floor(f.max as number) : f.max };
+  }
+  if (f.kind === 'eq' && fraction(f.value)) return null;
+  if (f.kind === 'in') return { ...f, values: f.values.filter((v) => !fraction(v)) };
+  return f;
+}
+
+function filterSql(def: ResourceDef, columns: Record<string, PgColumn>, asked: Filter): SQL | undefined {
+  const whole = wholeFilter(columns[asked.field]!, asked);
+  if (whole === null || (whole.kind === 'in' && whole.values.length === 0 && asked.kind === 'in' && asked.values.length > 0)) return sql`false`;
+  const f = whole;
+  const column = readable(columns[f.field]!) as PgColumn;
   const meta = def.fields[f.field]!;
   const dateOnly = (v: unknown) => meta.type === 'datetime' && typeof v === 'string' && v.length === 10;
   // A timestamp column's values go through drizzle as Date objects (a text, e.g. 2026-01-01T10:00Z,
@@ -141,6 +190,9 @@ export function resourceRoutes(
   const READ = { permission: { resource: def.acl, action: 'read' } } as const;
   const WRITE = { permission: { resource: def.acl } } as const;
   const db = () => ctx.database.db;
+  const tracked = Boolean(columns.created_by && columns.updated_by);
+  /** The caller's rows (opts.scope), or every row. */
+  const scopeOf = (request: FastifyRequest): SQL | undefined => opts.scope?.(callerOf(request));
 
   const refFields = fieldNames.filter((f) => def.fields[f]!.type === 'ref' && def.fields[f]!.ref);
   /** The referenced resource of a ref field (registered before this one, or by the time of a request). */
@@ -157,11 +209,20 @@ export function resourceRoutes(
           string | null
         >`(select ${other.columns[other.def.titleField]!} from ${other.table} where ${other.columns.id!} = ${columns[f]!})`;
     }
-    out.created_by_id = columns.created_by!;
-    out.created_by_name = createdBy.name;
-    out.updated_by_id = columns.updated_by!;
-    out.updated_by_name = updatedBy.name;
+    if (tracked) {
+      out.created_by_id = columns.created_by!;
+      out.created_by_name = createdBy.name;
+      out.updated_by_id = columns.updated_by!;
+      out.updated_by_name = updatedBy.name;
+    }
     return out;
+  };
+  /** The selection with who created and changed the rows (where the table keeps it). */
+  const selectRows = (d: Db) => {
+    const q = d.select(selection()).from(table);
+    return tracked
+      ? q.leftJoin(createdBy, eq(createdBy.id, columns.created_by!)).leftJoin(updatedBy, eq(updatedBy.id, columns.updated_by!))
+      : q;
   };
   function toRow(r: Row): Row {
     const out: Row = {};
@@ -171,24 +232,23 @@ export function resourceRoutes(
       id: typeof id === 'number' ? id : null,
       name: typeof name === 'string' ? name : null,
     });
-    out.created_by = person(r.created_by_id, r.created_by_name);
-    out.updated_by = person(r.updated_by_id, r.updated_by_name);
+    if (tracked) {
+      out.created_by = person(r.created_by_id, r.created_by_name);
+      out.updated_by = person(r.updated_by_id, r.updated_by_name);
+    }
     return out;
   }
 
-  async function findRow(d: Db, id: number): Promise<Row | null> {
-    const [r] = await d
-      .select(selection())
-      .from(table)
-      .leftJoin(createdBy, eq(createdBy.id, columns.created_by!))
-      .leftJoin(updatedBy, eq(updatedBy.id, columns.updated_by!))
-      .where(eq(columns.id!, id))
+  async function findRow(d: Db, id: number, scope?: SQL): Promise<Row | null> {
+    const [r] = await selectRows(d)
+      .where(and(eq(columns.id!, id), scope))
       .limit(1);
     return r ? toRow(r as Row) : null;
   }
 
-  function whereOf(q: ListQuery): SQL | undefined {
+  function whereOf(q: ListQuery, scope: SQL | undefined): SQL | undefined {
     const parts = q.filters.map((f) => filterSql(def, columns, f)).filter((p): p is SQL => p !== undefined);
+    if (scope) parts.push(scope);
     return parts.length > 0 ? and(...parts) : undefined;
   }
 
@@ -204,14 +264,10 @@ export function resourceRoutes(
    * and their references' titles. Joining first made a deep page join every skipped row too
    * (bench/README.md, 2026-11-25: page 2,000 took 1.8 times the raw query; now about the same).
    */
-  async function pageOf(q: ListQuery, offset: number, limit: number): Promise<Row[]> {
-    const ids = await db().select({ id: columns.id! }).from(table).where(whereOf(q)).orderBy(...orderOf(q)).limit(limit).offset(offset);
+  async function pageOf(q: ListQuery, scope: SQL | undefined, offset: number, limit: number): Promise<Row[]> {
+    const ids = await db().select({ id: columns.id! }).from(table).where(whereOf(q, scope)).orderBy(...orderOf(q)).limit(limit).offset(offset);
     if (ids.length === 0) return [];
-    const rows = await db()
-      .select(selection())
-      .from(table)
-      .leftJoin(createdBy, eq(createdBy.id, columns.created_by!))
-      .leftJoin(updatedBy, eq(updatedBy.id, columns.updated_by!))
+    const rows = await selectRows(db())
       .where(
         inArray(
           columns.id!,
@@ -271,6 +327,15 @@ export function resourceRoutes(
   const tsKeyOf = (name: string) =>
     (Object.entries(getTableColumns(table)) as [string, PgColumn][]).find(([, c]) => c.name === name)![0];
 
+  /** 404 unless the row exists and the caller may see it. */
+  async function assertVisible(request: FastifyRequest, id: number): Promise<void> {
+    const [exists] = await db()
+      .select({ id: columns.id! })
+      .from(table)
+      .where(and(eq(columns.id!, id), scopeOf(request)));
+    if (!exists) throw notFound('resource.not_found');
+  }
+
   async function usedBy(d: Db, id: number): Promise<UsedBy[]> {
     const out: UsedBy[] = [];
     for (const other of registry.values()) {
@@ -329,9 +394,10 @@ export function resourceRoutes(
     },
     async (request) => {
       const q = listQueryOf(def, request.query);
+      const scope = scopeOf(request);
       const [items, [total]] = await Promise.all([
-        pageOf(q, (q.page - 1) * q.page_size, q.page_size),
-        db().select({ n: count() }).from(table).where(whereOf(q)),
+        pageOf(q, scope, (q.page - 1) * q.page_size, q.page_size),
+        db().select({ n: count() }).from(table).where(whereOf(q, scope)),
       ]);
       return ok({
         items,
@@ -369,11 +435,11 @@ export function resourceRoutes(
         const ids = query.ids.split(',').filter(Boolean);
         if (!ids.every(isIdText)) throw badRequest('error.validation', { ids: 'error.invalid_id' });
         where = ids.length > 0 ? inArray(columns.id!, ids.map(Number)) : sql`false`;
-      } else if (query[def.titleField]) where = ilike(title, containsPattern(query[def.titleField]!));
+      } else if (query[def.titleField]) where = ilike(readable(title), containsPattern(query[def.titleField]!));
       const rows = await db()
-        .select({ id: columns.id!, value: title })
+        .select({ id: columns.id!, value: readable(title) })
         .from(table)
-        .where(where)
+        .where(and(where, scopeOf(request)))
         .orderBy(asc(title), asc(columns.id!))
         .limit(limit);
       return ok(rows);
@@ -414,8 +480,9 @@ export function resourceRoutes(
       v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
     // The first batch before the answer starts: a query that fails answers an error envelope,
     // not a file cut off after its headers.
-    const first = await pageOf(q, 0, EXPORT_BATCH);
-    const batch = (offset: number) => (offset === 0 ? first : pageOf(q, offset, EXPORT_BATCH));
+    const scope = scopeOf(request);
+    const first = await pageOf(q, scope, 0, EXPORT_BATCH);
+    const batch = (offset: number) => (offset === 0 ? first : pageOf(q, scope, offset, EXPORT_BATCH));
     const stream = new PassThrough();
     const name = exportFileName(def.exportName, format);
     reply
@@ -475,7 +542,7 @@ export function resourceRoutes(
       },
     },
     async (request) => {
-      const row = await findRow(db(), request.params.id);
+      const row = await findRow(db(), request.params.id, scopeOf(request));
       if (!row) throw notFound('resource.not_found');
       return ok(row);
     },
@@ -485,11 +552,7 @@ export function resourceRoutes(
     `${def.path}/:id/used-by`,
     { config: { auth: READ }, schema: { tags, summary: `Where a ${def.entity} is used`, params: idParams } },
     async (request) => {
-      const [exists] = await db()
-        .select({ id: columns.id! })
-        .from(table)
-        .where(eq(columns.id!, request.params.id));
-      if (!exists) throw notFound('resource.not_found');
+      await assertVisible(request, request.params.id);
       return ok(await usedBy(db(), request.params.id));
     },
   );
@@ -505,10 +568,15 @@ export function resourceRoutes(
         params: idParams,
       },
     },
-    async (request) => ok(await historyOf(db(), def.entity, request.params.id)),
+    async (request) => {
+      // A deleted row's history stays readable (who deleted it, and what it was); where rows are
+      // scoped to their owners, only a row the caller can see has one.
+      if (opts.scope) await assertVisible(request, request.params.id);
+      return ok(await historyOf(db(), def.entity, request.params.id));
+    },
   );
 
-  app.post(
+  if (offers(def, 'create')) app.post(
     def.path,
     {
       config: { auth: WRITE },
@@ -525,6 +593,7 @@ export function resourceRoutes(
     async (request, reply) => {
       const data = checked(request.body as Row);
       const caller = callerOf(request);
+      const extra = opts.beforeCreate?.(data) ?? {};
       const row = await ctx.database.db
         .transaction(async (tx) => {
           await checkRefs(tx as unknown as Db, data);
@@ -532,6 +601,7 @@ export function resourceRoutes(
             .insert(table)
             .values({
               ...values(data),
+              ...Object.fromEntries(Object.entries(extra.values ?? {}).map(([name, v]) => [tsKeyOf(name), v])),
               [tsKeyOf('created_by')]: caller.id,
               [tsKeyOf('updated_by')]: caller.id,
             })
@@ -548,11 +618,11 @@ export function resourceRoutes(
         .catch((err: unknown) => {
           throw uniqueError(err);
         });
-      return reply.code(201).send(ok(row));
+      return reply.code(201).send(ok({ ...row, ...extra.reveal }));
     },
   );
 
-  app.put<{ Params: { id: number } }>(
+  if (offers(def, 'update')) app.put<{ Params: { id: number } }>(
     `${def.path}/:id`,
     {
       config: { auth: WRITE },
@@ -612,7 +682,7 @@ export function resourceRoutes(
     },
   );
 
-  app.delete<{ Params: { id: number } }>(
+  if (offers(def, 'delete')) app.delete<{ Params: { id: number } }>(
     `${def.path}/:id`,
     {
       config: { auth: WRITE },

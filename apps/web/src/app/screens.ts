@@ -16,6 +16,8 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   qps: () => import('../features/qps/qps-page.tsx'),
   list_companies: () => import('../features/companies/companies-page.tsx'),
   agencies: () => import('../features/agencies/agencies-page.tsx'),
+  ip_firewall: () => import('../features/firewall/firewall-page.tsx'),
+  endpoints_management: () => import('../features/endpoints/endpoints-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {

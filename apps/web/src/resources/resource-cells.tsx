@@ -33,23 +33,24 @@ export function valueText(meta: FieldMeta | undefined, value: unknown, locale: s
   if (value === null || value === undefined || value === '') return '—';
   if (meta?.type === 'enum' && typeof value === 'string') return optionLabel(meta, value, locale);
   if (meta?.type === 'datetime') return formatDateTime(value, locale);
+  if (meta?.type === 'message' && typeof value === 'string') return i18n.exists(value) ? t(value) : value;
   if (meta?.type === 'boolean') return value ? t('common.yes') : t('common.no');
-  if (meta?.type === 'json') return listText(value) || '—';
+  if (meta?.type === 'json') return listText(value, meta) || '—';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /** A JSON list as text: the names of a list of objects, or the items of a list of texts. */
-function listText(value: unknown): string | null {
+function listText(value: unknown, meta?: FieldMeta): string | null {
   if (!Array.isArray(value)) return null;
   return value
-    .map((item) => (typeof item === 'string' ? item : item && typeof item === 'object' && 'name' in item ? String((item as { name: unknown }).name) : JSON.stringify(item)))
+    .map((item) => (typeof item === 'string' ? (meta?.options ? optionLabel(meta, item, i18n.language) : item) : item && typeof item === 'object' && 'name' in item ? String((item as { name: unknown }).name) : JSON.stringify(item)))
     .join(', ');
 }
 
 export function fieldCell(meta: FieldMeta, value: unknown, locale: string, label?: unknown): ReactNode {
   if (meta.type === 'ref') return typeof label === 'string' ? label : value === null || value === undefined ? <span className="bo-res-empty">—</span> : `#${String(value)}`;
   if (meta.type === 'json') {
-    const text = listText(value);
+    const text = listText(value, meta);
     return text ? text : <span className="bo-res-empty">—</span>;
   }
   if (value === null || value === undefined || value === '') return <span className="bo-res-empty">—</span>;
@@ -58,5 +59,6 @@ export function fieldCell(meta: FieldMeta, value: unknown, locale: string, label
   }
   if (meta.type === 'boolean') return <Tag color={value ? 'green' : 'default'}>{value ? t('common.yes') : t('common.no')}</Tag>;
   if (meta.type === 'datetime') return formatDateTime(value, locale);
+  if (meta.type === 'message' && typeof value === 'string') return i18n.exists(value) ? t(value) : value;
   return String(value);
 }

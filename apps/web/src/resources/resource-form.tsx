@@ -7,7 +7,7 @@
  */
 import type { ChangedBy, FieldMeta, ResourceDef } from '@backoffice/core/resources/define';
 import { issuesToErrors } from '@backoffice/core/validation-errors';
-import { Button, Form, Input, InputNumber, Modal, Select, Space, Table } from 'antd';
+import { Button, Form, Input, InputNumber, Modal, Select, Space, Switch, Table } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
@@ -36,12 +36,19 @@ export interface ResourceFormProps {
 
 const writableFields = (def: ResourceDef) => Object.keys(def.schema.shape);
 
+/** A field's default in the schema (`.default(true)`), for a new row's form. */
+function schemaDefault(def: ResourceDef, field: string): unknown {
+  const zdef = (def.schema.shape[field] as { def?: { type?: string; defaultValue?: unknown } } | undefined)?.def;
+  return zdef?.type === 'default' ? zdef.defaultValue : undefined;
+}
+
 function initialValues(def: ResourceDef, row: ResourceRow | null): Values {
   const out: Values = {};
   for (const f of writableFields(def)) {
     const type = def.fields[f]!.type;
-    const empty = type === 'json' ? [] : type === 'enum' || type === 'ref' || type === 'percent' || type === 'number' || type === 'money' ? undefined : '';
-    out[f] = row?.[f] ?? empty;
+    const empty =
+      type === 'json' ? [] : type === 'boolean' ? false : type === 'enum' || type === 'ref' || type === 'percent' || type === 'number' || type === 'money' ? undefined : '';
+    out[f] = row?.[f] ?? schemaDefault(def, f) ?? empty;
   }
   return out;
 }
@@ -63,9 +70,13 @@ function FieldInput({ meta, locale, ...control }: { meta: FieldMeta; locale: str
       <Select {...control} showSearch={{ optionFilterProp: 'label' }} allowClear options={meta.options.map((o) => ({ value: o, label: optionLabel(meta, o, locale) }))} />
     );
   }
+  if (meta.type === 'boolean') return <Switch {...control} />;
+  if (meta.type === 'json' && meta.options) {
+    return <Select {...control} mode="multiple" allowClear options={meta.options.map((o) => ({ value: o, label: optionLabel(meta, o, locale) }))} />;
+  }
   if (meta.type === 'percent') return <InputNumber {...control} min={0} max={100} step={0.01} precision={2} stringMode style={{ width: '100%' }} />;
   if (meta.type === 'number' || meta.type === 'money') return <InputNumber {...control} style={{ width: '100%' }} />;
-  return <Input {...control} type={meta.type === 'email' ? 'email' : 'text'} autoComplete="off" />;
+  return <Input {...control} type={meta.type === 'email' ? 'email' : meta.type === 'url' ? 'url' : 'text'} autoComplete="off" />;
 }
 
 export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs }: ResourceFormProps) {
@@ -162,7 +173,8 @@ export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs }: Re
                 key={field}
                 name={field}
                 label={t(meta.label)}
-                className={(meta.type === 'text' && field.includes('address')) || meta.type === 'json' ? 'bo-res-form__wide' : undefined}
+                valuePropName={meta.type === 'boolean' ? 'checked' : undefined}
+                className={(meta.type === 'text' && field.includes('address')) || meta.type === 'url' || (meta.type === 'json' && !meta.options) ? 'bo-res-form__wide' : undefined}
               >
                 {inputs?.[field] ?? <FieldInput meta={meta} locale={locale} />}
               </Form.Item>

@@ -5,7 +5,7 @@
  * shape reuses it without fighting it.
  */
 import { DownOutlined, DownloadOutlined, FilterOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
-import type { FieldMeta, ResourceDef } from '@backoffice/core/resources/define';
+import { offers, type FieldMeta, type ResourceDef } from '@backoffice/core/resources/define';
 import type { Filter } from '@backoffice/core/resources/list-query';
 import { Alert, Button, Checkbox, DatePicker, Dropdown, Empty, Input, InputNumber, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -34,7 +34,12 @@ export interface ResourceListProps {
   extraColumns?: TableColumnsType<ResourceRow>;
   /** Extra buttons in the header. */
   actions?: ReactNode;
+  /** Cells of the entity's own for some fields (a status tag with its reason, …). */
+  cells?: ResourceCells;
 }
+
+/** A field's cell of the entity's own: the value and the whole row. */
+export type ResourceCells = Record<string, (value: unknown, row: ResourceRow) => ReactNode>;
 
 const columnsKey = (userId: number | undefined, name: string) => `bo.columns.${userId ?? 0}.${name}`;
 
@@ -79,7 +84,7 @@ function TextFilter({ label, value, onChange }: { label: string; value: string; 
   );
 }
 
-export function ResourceList({ def, basePath, title, extraColumns = [], actions }: ResourceListProps) {
+export function ResourceList({ def, basePath, title, extraColumns = [], actions, cells }: ResourceListProps) {
   const { t } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
@@ -111,13 +116,13 @@ export function ResourceList({ def, basePath, title, extraColumns = [], actions 
           title: t(meta.label),
           sorter: meta.sort ? true : undefined,
           sortOrder: meta.sort ? sortOf(field) : undefined,
-          render: (value: unknown, row: ResourceRow) => fieldCell(meta, value, lang, row[`${field}_label`]),
+          render: (value: unknown, row: ResourceRow) => cells?.[field]?.(value, row) ?? fieldCell(meta, value, lang, row[`${field}_label`]),
           ellipsis: meta.type === 'text' || meta.type === 'email',
         };
       }),
       ...extraColumns,
     ];
-  }, [visible, def, query.sort, extraColumns, t, lang]);
+  }, [visible, def, query.sort, extraColumns, cells, t, lang]);
 
   const exportAs = async (format: 'csv' | 'xlsx') => {
     setExporting(true);
@@ -157,6 +162,24 @@ export function ResourceList({ def, basePath, title, extraColumns = [], actions 
           options={meta.options.map((o) => ({ value: o, label: optionLabel(meta, o, lang) }))}
           optionFilterProp="label"
           onChange={(values: string[]) => setFilter(field, values.length > 0 ? { field, kind: 'in', values } : null)}
+          data-testid={`filter-${field}`}
+        />
+      );
+    }
+    if (meta.filter === 'eq' && meta.type === 'boolean') {
+      return (
+        <Select
+          key={field}
+          allowClear
+          aria-label={label}
+          placeholder={`${label}: ${t('resource.filter.any')}`}
+          className="bo-res-filter"
+          value={current?.kind === 'eq' ? String(current.value) : undefined}
+          options={[
+            { value: 'true', label: t('resource.filter.yes') },
+            { value: 'false', label: t('resource.filter.no') },
+          ]}
+          onChange={(v?: string) => setFilter(field, v === undefined ? null : { field, kind: 'eq', value: v === 'true' })}
           data-testid={`filter-${field}`}
         />
       );
@@ -266,7 +289,7 @@ export function ResourceList({ def, basePath, title, extraColumns = [], actions 
               {t('resource.export')} <DownOutlined />
             </Button>
           </Dropdown>
-          {canWrite ? (
+          {canWrite && offers(def, 'create') ? (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(`/${lang}${basePath}/new`)} data-testid="resource-new">
               {t('resource.new')}
             </Button>

@@ -4,8 +4,9 @@
  * entity with more to show adds a tab rather than a new page.
  */
 import { ArrowLeftOutlined, DeleteOutlined } from '@ant-design/icons';
-import type { HistoryEntry, ResourceDef } from '@backoffice/core/resources/define';
-import { Alert, App, Button, Empty, List, Result, Spin, Tabs, Tag, Typography } from 'antd';
+import { offers, type HistoryEntry, type ResourceDef } from '@backoffice/core/resources/define';
+import { RESOURCES } from '@backoffice/core/resources/index';
+import { Alert, App, Button, Descriptions, Empty, List, Result, Space, Spin, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
@@ -15,9 +16,10 @@ import { errorText } from '../lib/api.ts';
 import { FetchError } from '../lib/fetch-client.ts';
 import { usePermission } from '../lib/permission.tsx';
 import { useResourceHistory, useResourceMutations, useResourceRow, useResourceUsedBy, type ResourceRow } from './resource-api.ts';
-import { formatDateTime, valueText } from './resource-cells.tsx';
+import { i18n } from '../lib/i18n.ts';
+import { fieldCell, formatDateTime, valueText } from './resource-cells.tsx';
 import { ResourceForm } from './resource-form.tsx';
-import { ResourceList } from './resource-list.tsx';
+import { ResourceList, type ResourceCells } from './resource-list.tsx';
 
 export interface ResourcePageProps {
   def: ResourceDef;
@@ -29,6 +31,43 @@ export interface ResourcePageProps {
   tabs?: (row: ResourceRow) => { key: string; label: string; children: ReactNode }[];
   /** Inputs of the entity's own for some form fields. */
   inputs?: Record<string, ReactNode>;
+  /** Cells of the entity's own (list, read-only details). */
+  cells?: ResourceCells;
+  /** Extra columns of the list (row actions, …). */
+  extraColumns?: TableColumnsType<ResourceRow>;
+  /** Extra buttons in the list's header. */
+  listActions?: ReactNode;
+  /** Commands on one row (its own actions: disable, rotate a token, …), shown on its page. */
+  rowActions?: (row: ResourceRow) => ReactNode;
+  /** After a create, before the new row opens (a token shown once, …). */
+  onCreated?: (row: ResourceRow) => void | Promise<void>;
+}
+
+/** Whether any declared resource refers to this one (then its page has a "used by" tab). */
+const isReferenced = (def: ResourceDef) =>
+  Object.values(RESOURCES).some((other) => Object.values(other.fields).some((m) => m.type === 'ref' && m.ref === def.name));
+
+const COMMON = new Set(['id', 'version', 'created_at', 'updated_at']);
+/** Fields the server sets that the form does not show (a token's last characters, …). */
+const serverFields = (def: ResourceDef) => Object.entries(def.fields).filter(([field, meta]) => meta.readOnly && !COMMON.has(field));
+
+/** Every field of a row, read-only (an entity whose rows change through its own commands). */
+function ReadOnlyDetails({ def, row, cells }: { def: ResourceDef; row: ResourceRow; cells?: ResourceCells }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <Descriptions
+      bordered
+      size="small"
+      column={{ xs: 1, sm: 1, md: 2 }}
+      data-testid="resource-details"
+      items={Object.entries(def.fields).map(([field, meta]) => ({
+        key: field,
+        label: t(meta.label),
+        children: cells?.[field]?.(row[field], row) ?? fieldCell(meta, row[field], locale, row[`${field}_label`]),
+      }))}
+    />
+  );
 }
 
 function HistoryTab({ def, id }: { def: ResourceDef; id: number }) {
@@ -39,6 +78,9 @@ function HistoryTab({ def, id }: { def: ResourceDef; id: number }) {
   if (history.isError) return <Alert type="error" showIcon title={errorText(history.error)} />;
   if (history.data.length === 0) return <Empty description={t('resource.history.empty')} />;
   const verb = (e: HistoryEntry) => {
+    // An entity's own commands name themselves (resource.history.action.firewall.disable).
+    const own = `resource.history.action.${e.action}`;
+    if (i18n.exists(own)) return t(own);
     const v = e.action.split('.').pop();
     return t(v === 'create' ? 'resource.history.created' : v === 'delete' ? 'resource.history.deleted' : 'resource.history.updated');
   };
@@ -87,7 +129,7 @@ function UsedByTab({ def, id }: { def: ResourceDef; id: number }) {
   return <List dataSource={used.data} renderItem={(u) => <List.Item key={u.resource}>{t(u.label)}: {u.count}</List.Item>} />;
 }
 
-function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, id }: ResourcePageProps & { id: number | null }) {
+function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, rowActions, onCreated, id }: ResourcePageProps & { id: number | null }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
@@ -98,10 +140,14 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, id }: Reso
   const canWrite = usePermission(def.acl, 'write');
   const listPath = `/${locale}${basePath}`;
 
-  if (id !== null && row.isError) {
+  if ((id !== null && row.isError) || (id === null && !offers(def, 'create'))) {
     return (
       <div className="bo-page">
-        <Result status={row.error.httpStatus === 404 ? '404' : 'error'} title={errorText(row.error)} extra={<Link to={listPath}>{t('resource.back')}</Link>} />
+        <Result
+          status={!row.error || row.error.httpStatus === 404 ? '404' : 'error'}
+          title={row.error ? errorText(row.error) : t('resource.not_found')}
+          extra={<Link to={listPath}>{t('resource.back')}</Link>}
+        />
       </div>
     );
   }
@@ -116,6 +162,7 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, id }: Reso
     } else {
       const created = await create.mutateAsync(values);
       void notice.success(t('resource.created'));
+      await onCreated?.(created);
       void navigate(`${listPath}/${created.id}`, { replace: true });
     }
   };
@@ -139,7 +186,9 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, id }: Reso
     });
   };
 
-  const form = (
+  const form = !offers(def, 'update') && current ? (
+    <ReadOnlyDetails def={def} row={current} cells={cells} />
+  ) : (
     <ResourceForm
       def={def}
       row={current}
@@ -147,7 +196,7 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, id }: Reso
       inputs={inputs}
       disabled={!canWrite}
       extra={
-        current && canWrite ? (
+        current && canWrite && offers(def, 'delete') ? (
           <Button danger icon={<DeleteOutlined />} onClick={confirmDelete} data-testid="resource-delete">
             {t('resource.delete')}
           </Button>
@@ -165,11 +214,28 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, id }: Reso
       <h1 className="bo-page__title" data-testid="resource-title">
         {title || t(titleKey)}
       </h1>
-      {current ? (
+      {current && current.created_by !== undefined ? (
         <Typography.Paragraph type="secondary" className="bo-res-meta">
           {t('resource.created_meta', { at: formatDateTime(current.created_at, locale), name: meta(current.created_by) })} ·{' '}
           {t('resource.updated_meta', { at: formatDateTime(current.updated_at, locale), name: meta(current.updated_by) })}
         </Typography.Paragraph>
+      ) : null}
+      {current && offers(def, 'update') && serverFields(def).length > 0 ? (
+        <Descriptions
+          size="small"
+          className="bo-res-server-fields"
+          column={{ xs: 1, sm: 2, md: 3 }}
+          items={serverFields(def).map(([field, meta]) => ({
+            key: field,
+            label: t(meta.label),
+            children: cells?.[field]?.(current[field], current) ?? fieldCell(meta, current[field], locale, current[`${field}_label`]),
+          }))}
+        />
+      ) : null}
+      {current && rowActions ? (
+        <Space wrap className="bo-res-actions" data-testid="resource-row-actions">
+          {rowActions(current)}
+        </Space>
       ) : null}
       {current ? (
         <Tabs
@@ -177,7 +243,7 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, id }: Reso
           items={[
             { key: 'details', label: t('resource.tab.details'), children: form },
             { key: 'history', label: t('resource.tab.history'), children: <HistoryTab def={def} id={current.id} /> },
-            { key: 'used-by', label: t('resource.tab.used_by'), children: <UsedByTab def={def} id={current.id} /> },
+            ...(isReferenced(def) ? [{ key: 'used-by', label: t('resource.tab.used_by'), children: <UsedByTab def={def} id={current.id} /> }] : []),
             ...(tabs?.(current) ?? []),
           ]}
         />
@@ -194,7 +260,17 @@ export function ResourcePage(props: ResourcePageProps) {
   const { id: param } = useParams();
   const { pathname } = useLocation();
   const id = param ?? (pathname.endsWith(`${props.basePath}/new`) ? 'new' : undefined);
-  if (id === undefined) return <ResourceList def={props.def} basePath={props.basePath} title={t(props.titleKey)} />;
+  if (id === undefined)
+    return (
+      <ResourceList
+        def={props.def}
+        basePath={props.basePath}
+        title={t(props.titleKey)}
+        cells={props.cells}
+        extraColumns={props.extraColumns}
+        actions={props.listActions}
+      />
+    );
   if (id === 'new') return <Detail {...props} id={null} />;
   if (!/^[1-9]\d{0,9}$/.test(id)) return <Detail {...props} id={-1} />;
   return <Detail key={id} {...props} id={Number(id)} />;

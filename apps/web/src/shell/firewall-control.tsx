@@ -5,8 +5,9 @@
  * the /v1/firewall permission, and not on mobile (the shell decides).
  */
 import { SafetyOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
-import { Button, Form, Popover, Select, Typography } from 'antd';
+import { isAdmin } from '@backoffice/core/acl';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Form, Input, Popover, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorText, isSessionError } from '../lib/api.ts';
@@ -14,7 +15,7 @@ import { useSession } from '../lib/session-store.ts';
 import { toast } from '../lib/toast.ts';
 import { canUseUnlimited, firewallDurations, firewallOutcome, type FirewallType, type FirewallUpdate } from './firewall-model.ts';
 
-function useOriginIp() {
+export function useOriginIp() {
   return useQuery<{ ip_origin: string }>({
     queryKey: ['api', 'firewall/ip'],
     queryFn: ({ signal }) => api.request<{ ip_origin: string }>('firewall/ip', { signal }),
@@ -22,9 +23,18 @@ function useOriginIp() {
   });
 }
 
-function FirewallForm({ ip, onDone }: { ip: string | undefined; onDone: () => void }) {
+/**
+ * The duration (and, for admins on the IP firewall screen, the address) to allow. The top bar
+ * allows the caller's own address; the screen lets an admin type another one (the API allows
+ * admins any address and others only their own).
+ */
+export function FirewallForm({ ip: origin, onDone, anyIp = false }: { ip: string | undefined; onDone: () => void; anyIp?: boolean }) {
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
+  const client = useQueryClient();
+  const editable = anyIp && isAdmin(user?.roles ?? []);
+  const [typed, setTyped] = useState<string | undefined>(undefined);
+  const ip = editable ? (typed ?? origin)?.trim() : origin;
   const [type, setType] = useState<FirewallType | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const durations = firewallDurations(canUseUnlimited(user));
@@ -35,6 +45,8 @@ function FirewallForm({ ip, onDone }: { ip: string | undefined; onDone: () => vo
     try {
       const result = await api.request<FirewallUpdate>('firewall/ip', { method: 'POST', body: { ip, type } });
       const outcome = firewallOutcome(result);
+      // The entry is saved even when the firewall could not apply it (ERROR): lists show it either way.
+      void client.invalidateQueries({ queryKey: ['api', 'resource', 'firewall_entries'] });
       if (outcome.kind === 'success') {
         toast.success(t(outcome.key));
         setType(undefined);
@@ -51,12 +63,18 @@ function FirewallForm({ ip, onDone }: { ip: string | undefined; onDone: () => vo
 
   return (
     <Form layout="vertical" className="bo-firewall" onFinish={submit} data-testid="firewall-form">
-      <div className="bo-firewall__ip">
-        <Typography.Text type="secondary">{t('firewall.ip')}</Typography.Text>
-        <Typography.Text strong copyable={ip ? { text: ip } : false} data-testid="firewall-ip">
-          {ip ?? t('firewall.ip_unknown')}
-        </Typography.Text>
-      </div>
+      {editable ? (
+        <Form.Item label={t('firewall.field.ip')} htmlFor="bo-firewall-ip" className="bo-firewall__field" extra={t('firewall.add_ip_hint')}>
+          <Input id="bo-firewall-ip" value={typed ?? origin ?? ''} onChange={(e) => setTyped(e.target.value)} autoComplete="off" data-testid="firewall-ip-input" />
+        </Form.Item>
+      ) : (
+        <div className="bo-firewall__ip">
+          <Typography.Text type="secondary">{t('firewall.ip')}</Typography.Text>
+          <Typography.Text strong copyable={ip ? { text: ip } : false} data-testid="firewall-ip">
+            {ip ?? t('firewall.ip_unknown')}
+          </Typography.Text>
+        </div>
+      )}
       <Form.Item label={t('firewall.duration')} htmlFor="bo-firewall-type" className="bo-firewall__field">
         <Select<FirewallType>
           id="bo-firewall-type"

@@ -10,7 +10,8 @@ import type { z } from 'zod';
 /** How a field filters a list: equals, one of, text contains, a number or date range. */
 export type FilterKind = 'eq' | 'in' | 'contains' | 'range';
 
-export type FieldType = 'id' | 'text' | 'email' | 'url' | 'number' | 'percent' | 'money' | 'enum' | 'boolean' | 'date' | 'datetime' | 'ref' | 'json';
+/** `message`: the value is an i18n key (an error the server recorded), shown translated. */
+export type FieldType = 'id' | 'text' | 'email' | 'url' | 'number' | 'percent' | 'money' | 'enum' | 'boolean' | 'date' | 'datetime' | 'ref' | 'json' | 'message';
 
 export interface FieldMeta {
   /** i18n key of the label (column title, form label, filter). */
@@ -50,6 +51,20 @@ export interface ResourceDef<S extends z.ZodObject = z.ZodObject> {
   defaultSort: string;
   /** Export file name prefix (`companies_YYYY-MM-DD_HHmmss.csv`). */
   exportName: string;
+  /**
+   * The generic changes it offers (all three when absent). An entity whose rows change through
+   * command routes of its own (the firewall's allow, disable, enable) lists none: the factory
+   * gives it the reads, and the web shows its rows read-only with the entity's own actions.
+   */
+  writes?: readonly ResourceWrite[];
+}
+
+export type ResourceWrite = 'create' | 'update' | 'delete';
+export const ALL_WRITES: readonly ResourceWrite[] = ['create', 'update', 'delete'];
+
+/** Whether a resource offers a generic change. */
+export function offers(def: Pick<ResourceDef, 'writes'>, write: ResourceWrite): boolean {
+  return (def.writes ?? ALL_WRITES).includes(write);
 }
 
 /** The fields every resource row carries, set by the server. */

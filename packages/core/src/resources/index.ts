@@ -2,5 +2,7 @@
 import { agencies } from './agencies.ts';
 import { companies } from './companies.ts';
 import type { ResourceDef } from './define.ts';
+import { endpoints } from './endpoints.ts';
+import { firewallEntries } from './firewall-entries.ts';
 
-export const RESOURCES: Readonly<Record<string, ResourceDef>> = { companies, agencies };
+export const RESOURCES: Readonly<Record<string, ResourceDef>> = { companies, agencies, endpoints, firewall_entries: firewallEntries };

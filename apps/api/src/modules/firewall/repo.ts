@@ -1,6 +1,6 @@
 /** Queries on firewall_entries. Times come from the database clock (now()) so every instance agrees. */
 import type { FirewallDisabledReason, FirewallEntryItem, FirewallStatus, FirewallType } from '@backoffice/core/firewall';
-import { and, count, desc, eq, inArray, isNotNull, isNull, lte, ne, or, gt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lte, ne, or, gt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { firewallEntries, users } from '../../db/schema.ts';
 
@@ -9,6 +9,32 @@ export type EntryRow = typeof firewallEntries.$inferSelect;
 /** now() plus the type's hours, or null (UNLIMITED). */
 function expirySql(hours: number | null): SQL | null {
   return hours === null ? null : sql`now() + make_interval(hours => ${hours}::int)`;
+}
+
+/** The entry as it is. */
+export async function getRow(db: Db, id: number): Promise<EntryRow | null> {
+  const [row] = await db.select().from(firewallEntries).where(eq(firewallEntries.id, id));
+  return row ?? null;
+}
+
+/**
+ * What an audit entry keeps of an entry: its fields by the names the list uses (the resource's
+ * history shows them with their labels). Not the owner: it never changes, and the entry that
+ * created it names who asked.
+ */
+export function auditable(row: EntryRow): Record<string, unknown> {
+  const at = (d: Date | null) => (d ? d.toISOString() : null);
+  return {
+    id: row.id,
+    ip: row.ip,
+    type: row.type,
+    status: row.status,
+    error: row.error,
+    disabled_reason: row.disabledReason,
+    expires_at: at(row.expiresAt),
+    created_at: at(row.createdAt),
+    updated_at: at(row.updatedAt),
+  };
 }
 
 /** The entry, locked for the rest of the transaction. */
@@ -176,26 +202,4 @@ export async function getItem(db: Db, id: number): Promise<FirewallEntryItem | n
     .innerJoin(users, eq(users.id, firewallEntries.ownerId))
     .where(eq(firewallEntries.id, id));
   return row ? toItem(row) : null;
-}
-
-export async function listItems(
-  db: Db,
-  filter: { ownerId: number | null; status: FirewallStatus | null; page: number; pageSize: number },
-): Promise<{ items: FirewallEntryItem[]; total: number }> {
-  const where = and(
-    filter.ownerId === null ? undefined : eq(firewallEntries.ownerId, filter.ownerId),
-    filter.status === null ? undefined : eq(firewallEntries.status, filter.status),
-  );
-  const [rows, [totalRow]] = await Promise.all([
-    db
-      .select(itemColumns)
-      .from(firewallEntries)
-      .innerJoin(users, eq(users.id, firewallEntries.ownerId))
-      .where(where)
-      .orderBy(desc(firewallEntries.createdAt), desc(firewallEntries.id))
-      .limit(filter.pageSize)
-      .offset((filter.page - 1) * filter.pageSize),
-    db.select({ n: count() }).from(firewallEntries).where(where),
-  ]);
-  return { items: rows.map(toItem), total: Number(totalRow?.n ?? 0) };
 }

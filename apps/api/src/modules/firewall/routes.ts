@@ -2,27 +2,31 @@
  * IP firewall API (spec sections 3, 7, 8; issue 2). Every route needs /v1/firewall.
  *   GET  /v1/firewall/ip                    {ip_origin}
  *   POST /v1/firewall/ip {ip, type}         {update_db_ip, update_firewall_ip, entry}: 'OK' or a translated text each
- *   GET  /v1/firewall/entries               {items, total, page, pageSize}: all for admins, own otherwise
+ *   GET  /v1/firewall/entries[/…]           the resource layer's reads (list, one entry, history,
+ *                                           export, autocomplete): all for admins, own otherwise
  *   POST /v1/firewall/entries/:id/disable   {entry, update_firewall_ip}
  *   POST /v1/firewall/entries/:id/enable    {entry, update_firewall_ip}
+ *   POST /v1/firewall/entries/:id/retry     {entry, update_firewall_ip}: apply again an entry in ERROR
  */
 import { ok } from '@backoffice/core/envelope';
 import {
   FIREWALL_OK,
   FIREWALL_RESOURCE,
-  firewallEntriesQuerySchema,
   firewallEntryActionBodySchema,
   firewallEntryParamsSchema,
   firewallRequestSchema,
-  type FirewallEntriesQuery,
   type FirewallEntryActionResult,
   type FirewallType,
 } from '@backoffice/core/firewall';
 import { localeFromAcceptLanguage, translate } from '@backoffice/core/i18n/catalogues';
+import { isAdmin } from '@backoffice/core/acl';
+import { firewallEntries as firewallEntriesResource } from '@backoffice/core/resources/firewall-entries';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { firewallEntries, users } from '../../db/schema.ts';
+import { registerLookup, resourceRoutes } from '../../resources/routes.ts';
 import { acceptJsonBodiesOnly } from '../../lib/json-only.ts';
-import { callerOf } from '../../plugins/auth.ts';
 import { firewallServiceFor, originIp, type Outcome } from './service.ts';
 
 const auth = { permission: { resource: FIREWALL_RESOURCE } } as const;
@@ -58,16 +62,18 @@ export async function firewallRoutes(app: FastifyInstance, ctx: AppContext): Pro
     },
   );
 
-  app.get(
-    '/v1/firewall/entries',
-    {
-      config: { auth },
-      schema: { tags: ['firewall'], summary: 'Allow-list entries (all for admins, own otherwise), paginated', querystring: firewallEntriesQuerySchema },
-    },
-    async (request) => ok(await service.list(callerOf(request), request.query as FirewallEntriesQuery)),
-  );
+  registerLookup('users', users, 'name');
+  resourceRoutes(app, ctx, firewallEntriesResource, {
+    table: firewallEntries,
+    scope: (caller) => (isAdmin(caller.roles) ? undefined : eq(firewallEntries.ownerId, caller.id)),
+  });
 
-  for (const action of ['disable', 'enable'] as const) {
+  const summaries = {
+    disable: 'Disable an entry (owner or admin)',
+    enable: 'Enable an entry again for its full duration (owner or admin)',
+    retry: 'Apply an entry in ERROR again, keeping its expiry (owner or admin)',
+  } as const;
+  for (const action of ['disable', 'enable', 'retry'] as const) {
     app.post(
       `/v1/firewall/entries/:id/${action}`,
       {
@@ -75,14 +81,14 @@ export async function firewallRoutes(app: FastifyInstance, ctx: AppContext): Pro
         bodyLimit: SMALL_BODY,
         schema: {
           tags: ['firewall'],
-          summary: action === 'disable' ? 'Disable an entry (owner or admin)' : 'Enable an entry again for its full duration (owner or admin)',
+          summary: summaries[action],
           params: firewallEntryParamsSchema,
           body: firewallEntryActionBodySchema,
         },
       },
       async (request) => {
         const { id } = request.params as { id: number };
-        const result = action === 'disable' ? await service.disable(request, id) : await service.enable(request, id);
+        const result = await service[action](request, id);
         const data: FirewallEntryActionResult = { entry: result.entry, update_firewall_ip: text(request, result.firewall) };
         return ok(data);
       },

@@ -8,8 +8,9 @@
  *   message key) when it failed, DISABLED by a person ('manual') or by the expiry job ('expired');
  * - the allow-list is always rebuilt from the database under an advisory lock, so instances converge;
  * - disable/enable: the owner or an admin (others get 404); enabling restarts the duration from now
- *   (an expired entry comes back for its full duration), with the same rules as asking anew.
- * Every change is audit-logged.
+ *   (an expired entry comes back for its full duration), with the same rules as asking anew;
+ * - retry: an entry in ERROR is applied again, its expiry kept (the owner or an admin).
+ * Every change is audit-logged with the entry's fields as the list shows them (its history).
  */
 import { isAdmin, isAllowed } from '@backoffice/core/acl';
 import {
@@ -20,9 +21,7 @@ import {
   durationHours,
   isUnlimited,
   sameIp,
-  type FirewallEntriesQuery,
   type FirewallEntryItem,
-  type FirewallEntryPage,
   type FirewallType,
 } from '@backoffice/core/firewall';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
@@ -56,9 +55,10 @@ export interface EntryActionResult {
 export interface FirewallService {
   readonly adapter: FirewallAdapter;
   allow(request: FastifyRequest, input: { ip: string; type: FirewallType }): Promise<AllowResult>;
-  list(caller: Caller, query: FirewallEntriesQuery): Promise<FirewallEntryPage>;
   disable(request: FastifyRequest, id: number): Promise<EntryActionResult>;
   enable(request: FastifyRequest, id: number): Promise<EntryActionResult>;
+  /** Applies the allow-list again for an entry in ERROR (409 firewall.not_in_error otherwise). */
+  retry(request: FastifyRequest, id: number): Promise<EntryActionResult>;
   /** Rebuilds the allow-list from the database and settles PENDING/ERROR entries. */
   rebuild(log?: FastifyBaseLogger): Promise<ApplyResult>;
   /** Marks expired entries DISABLED ('expired'), audit-logged; returns their ids. Idempotent. */
@@ -170,8 +170,8 @@ function createFirewallService(ctx: AppContext): FirewallService {
             action: before ? 'firewall.renew' : 'firewall.allow',
             entity: 'firewall_entry',
             entityId: row.id,
-            before,
-            after: row,
+            before: before && repo.auditable(before),
+            after: repo.auditable(row),
           });
           return row.id;
         });
@@ -186,23 +186,13 @@ function createFirewallService(ctx: AppContext): FirewallService {
       return { db: FIREWALL_OK, firewall, entry };
     },
 
-    async list(caller, query) {
-      const { items, total } = await repo.listItems(db, {
-        ownerId: isAdmin(caller.roles) ? null : caller.id,
-        status: query.status ?? null,
-        page: query.page,
-        pageSize: query.pageSize,
-      });
-      return { items, total, page: query.page, pageSize: query.pageSize };
-    },
-
     async disable(request, id) {
       const caller = callerOf(request);
       const changed = await db.transaction(async (tx) => {
         const row = assertVisible(caller, await repo.lockEntry(tx, id));
         if (row.status === 'DISABLED') return false;
         const after = await repo.disableEntry(tx, id, 'manual');
-        await audit(tx, request, { action: 'firewall.disable', entity: 'firewall_entry', entityId: id, before: row, after });
+        await audit(tx, request, { action: 'firewall.disable', entity: 'firewall_entry', entityId: id, before: repo.auditable(row), after: repo.auditable(after) });
         return true;
       });
       const firewall = changed ? await applyOutcome(request) : FIREWALL_OK;
@@ -215,12 +205,27 @@ function createFirewallService(ctx: AppContext): FirewallService {
         const row = assertVisible(caller, await repo.lockEntry(tx, id));
         assertMayAllow(request, caller, row.ip, row.type as FirewallType);
         const after = await repo.reenableEntry(tx, id, durationHours(row.type as FirewallType));
-        await audit(tx, request, { action: 'firewall.enable', entity: 'firewall_entry', entityId: id, before: row, after });
+        await audit(tx, request, { action: 'firewall.enable', entity: 'firewall_entry', entityId: id, before: repo.auditable(row), after: repo.auditable(after) });
       });
       const firewall = await applyOutcome(request);
       const entry = (await repo.getItem(db, id))!;
       await scheduleExpiry(request, entry);
       return { entry, firewall };
+    },
+
+    async retry(request, id) {
+      const caller = callerOf(request);
+      const row = assertVisible(caller, await repo.getRow(db, id));
+      if (row.status !== 'ERROR') throw new AppError(409, 'firewall.not_in_error');
+      const firewall = await applyOutcome(request);
+      await audit(db, request, {
+        action: 'firewall.retry',
+        entity: 'firewall_entry',
+        entityId: id,
+        before: repo.auditable(row),
+        after: repo.auditable((await repo.getRow(db, id)) ?? row),
+      });
+      return { entry: (await repo.getItem(db, id))!, firewall };
     },
 
     async expireDue() {
@@ -232,7 +237,7 @@ function createFirewallService(ctx: AppContext): FirewallService {
         );
         for (const after of rows) {
           const before = due.find((r) => r.id === after.id) ?? null;
-          await audit(tx, null, { action: 'firewall.expire', entity: 'firewall_entry', entityId: after.id, before, after });
+          await audit(tx, null, { action: 'firewall.expire', entity: 'firewall_entry', entityId: after.id, before: before && repo.auditable(before), after: repo.auditable(after) });
         }
         return rows.map((r) => r.id);
       });

@@ -32,6 +32,7 @@ export const api = {
   'firewall.not_a_host': 'This address names no single computer (0.0.0.0, :: and 255.255.255.255 are not allowed)',
   'firewall.invalid_type': 'The duration is not valid',
   'firewall.unlimited_forbidden': 'You do not have permission for an unlimited duration',
+  'firewall.not_in_error': 'Only an entry in ERROR can be retried',
   'firewall.entry_not_found': 'Firewall entry not found',
   'firewall.apply_failed': 'The firewall could not be updated',
   'firewall.ip_not_own': 'You can only allow your own IP address',

@@ -32,6 +32,7 @@ export const api = {
   'firewall.not_a_host': 'Esta dirección no corresponde a un único equipo (no se admiten 0.0.0.0, :: ni 255.255.255.255)',
   'firewall.invalid_type': 'La duración no es válida',
   'firewall.unlimited_forbidden': 'No tienes permiso para una duración ilimitada',
+  'firewall.not_in_error': 'Solo se puede reintentar una entrada en ERROR',
   'firewall.entry_not_found': 'Entrada del cortafuegos no encontrada',
   'firewall.apply_failed': 'No se ha podido actualizar el cortafuegos',
   'firewall.ip_not_own': 'Solo puedes permitir tu propia dirección IP',
