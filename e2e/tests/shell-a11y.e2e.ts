@@ -94,6 +94,20 @@ describe.each(['light', 'dark'] as const)('accessibility, %s theme', (theme) => 
     });
   });
 
+  it('the IP firewall list and an endpoint with its token fields', async () => {
+    await withPage(browser, { viewport: { width: 1440, height: 900 } }, async (page) => {
+      await signIn(page, DEMO.tech, { via: 'api', theme, path: '/utils/ip' });
+      await expect.poll(() => page.locator('[data-testid^="resource-row-"]').count()).toBeGreaterThan(1);
+      await expectNoSeriousViolations(page, 'firewall list');
+      await page.goto('/en/utils/endpoints_management');
+      await expect.poll(() => page.locator('[data-testid^="resource-row-"]').count()).toBeGreaterThan(5);
+      await expectNoSeriousViolations(page, 'endpoints list');
+      await page.locator('[data-testid^="resource-row-"]').first().click();
+      await page.getByTestId('resource-form-endpoints').waitFor();
+      await expectNoSeriousViolations(page, 'endpoint detail');
+    });
+  });
+
   it('report screens with results: DataViewer (table and chart) and QPS graph', async () => {
     await withPage(browser, { viewport: { width: 1440, height: 1000 } }, async (page) => {
       await signIn(page, DEMO.admin, { via: 'api', theme });

@@ -47,6 +47,18 @@ function listText(value: unknown, meta?: FieldMeta): string | null {
     .join(', ');
 }
 
+/** How a status reads: fine, in progress, off, or wrong. */
+export type StatusTone = 'ok' | 'info' | 'off' | 'bad';
+
+/** A status tag whose text keeps its contrast in both themes (resources.css). */
+export function StatusTag({ tone, children, testId }: { tone: StatusTone; children: ReactNode; testId?: string }) {
+  return (
+    <Tag className={`bo-status-tag bo-status-tag--${tone}`} data-testid={testId}>
+      {children}
+    </Tag>
+  );
+}
+
 export function fieldCell(meta: FieldMeta, value: unknown, locale: string, label?: unknown): ReactNode {
   if (meta.type === 'ref') return typeof label === 'string' ? label : value === null || value === undefined ? <span className="bo-res-empty">—</span> : `#${String(value)}`;
   if (meta.type === 'json') {
@@ -57,7 +69,7 @@ export function fieldCell(meta: FieldMeta, value: unknown, locale: string, label
   if (meta.type === 'enum' && typeof value === 'string') {
     return meta.label.endsWith('country') ? <span title={optionLabel(meta, value, locale)}>{value}</span> : optionLabel(meta, value, locale);
   }
-  if (meta.type === 'boolean') return <Tag color={value ? 'green' : 'default'}>{value ? t('common.yes') : t('common.no')}</Tag>;
+  if (meta.type === 'boolean') return <StatusTag tone={value ? 'ok' : 'off'}>{value ? t('common.yes') : t('common.no')}</StatusTag>;
   if (meta.type === 'datetime') return formatDateTime(value, locale);
   if (meta.type === 'message' && typeof value === 'string') return i18n.exists(value) ? t(value) : value;
   return String(value);

@@ -10,7 +10,7 @@ import { PlusOutlined, RedoOutlined, StopOutlined, CheckCircleOutlined } from '@
 import { FIREWALL_OK, type FirewallEntryItem, type FirewallStatus } from '@backoffice/core/firewall';
 import { firewallEntries } from '@backoffice/core/resources/firewall-entries';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Modal, Space, Tag, Typography } from 'antd';
+import { App, Button, Modal, Space, Typography } from 'antd';
 import { useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../components/use-locale.ts';
@@ -18,12 +18,12 @@ import { useNotice } from '../../components/use-notice.ts';
 import { api, errorText, isSessionError } from '../../lib/api.ts';
 import { usePermission } from '../../lib/permission.tsx';
 import { resourceKey, type ResourceRow } from '../../resources/resource-api.ts';
-import { formatDateTime, optionLabel } from '../../resources/resource-cells.tsx';
+import { formatDateTime, optionLabel, StatusTag, type StatusTone } from '../../resources/resource-cells.tsx';
 import type { ResourceCells } from '../../resources/resource-list.tsx';
 import { ResourcePage } from '../../resources/resource-page.tsx';
 import { FirewallForm, useOriginIp } from '../../shell/firewall-control.tsx';
 
-const STATUS_COLOURS: Record<FirewallStatus, string> = { ACTIVE: 'green', PENDING: 'blue', DISABLED: 'default', ERROR: 'red' };
+const STATUS_TONES: Record<FirewallStatus, StatusTone> = { ACTIVE: 'ok', PENDING: 'info', DISABLED: 'off', ERROR: 'bad' };
 
 type Command = 'disable' | 'enable' | 'retry';
 
@@ -126,9 +126,9 @@ export default function FirewallPage() {
   const cells: ResourceCells = {
     status: (value, row) => (
       <Space size={4} wrap>
-        <Tag color={STATUS_COLOURS[value as FirewallStatus] ?? 'default'} data-testid={`firewall-status-${row.id}`}>
+        <StatusTag tone={STATUS_TONES[value as FirewallStatus] ?? 'off'} testId={`firewall-status-${row.id}`}>
           {optionLabel(fields.status!, String(value), locale)}
-        </Tag>
+        </StatusTag>
         {row.status === 'DISABLED' && row.disabled_reason ? (
           <Typography.Text type="secondary">{optionLabel(fields.disabled_reason!, String(row.disabled_reason), locale)}</Typography.Text>
         ) : null}
