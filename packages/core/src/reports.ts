@@ -431,10 +431,18 @@ export const savedDefinitionSchema = z
   .superRefine((v, ctx) => checkDefinition(v, ctx, false));
 export type SavedDefinition = z.output<typeof savedDefinitionSchema>;
 
-/** A saved DataViewer as the API answers it (`definition` when one is opened by id). */
+/**
+ * A saved DataViewer as the API answers it: the rows of the resource layer's list
+ * (`savedDataviewers`, resources/saved-dataviewers.ts: id, name, owner_id and its label, dates)
+ * with the owner, the roles it is shared with and whether the caller may change it; `definition`
+ * when one is opened by id (and in the answers of a save or a change).
+ */
 export interface SavedDataviewerView<Definition = SavedDefinition> {
   id: number;
   name: string;
+  owner_id: number;
+  /** The owner's name (the layer's reference label). */
+  owner_id_label: string | null;
   owner: { id: number; name: string };
   shared_roles: { id: number; name: string }[];
   shared_role_ids: number[];

@@ -66,6 +66,13 @@ export interface ResourceOptions {
    * the 201 answer shows once besides the row (the token itself); never audited.
    */
   beforeCreate?: (data: Row) => { values?: Row; reveal?: Row };
+  /**
+   * Fields of the entity's own added to the rows that the list and the one-row answer give (names
+   * from a many-to-many, what the caller may do with each row): called once per page with all its
+   * rows (a query per page, not per row); `one` is true for GET {path}/:id, which may add more (a
+   * definition too big for a list). Exports, history and the autocomplete keep the declared fields.
+   */
+  decorate?: (rows: Row[], request: FastifyRequest, one: boolean) => Promise<Row[]>;
 }
 
 interface Registered {
@@ -400,7 +407,7 @@ export function resourceRoutes(
         db().select({ n: count() }).from(table).where(whereOf(q, scope)),
       ]);
       return ok({
-        items,
+        items: opts.decorate && items.length > 0 ? await opts.decorate(items, request, false) : items,
         total: Number(total?.n ?? 0),
         page: q.page,
         page_size: q.page_size,
@@ -544,7 +551,7 @@ export function resourceRoutes(
     async (request) => {
       const row = await findRow(db(), request.params.id, scopeOf(request));
       if (!row) throw notFound('resource.not_found');
-      return ok(row);
+      return ok(opts.decorate ? (await opts.decorate([row], request, true))[0] : row);
     },
   );
 

@@ -4,5 +4,12 @@ import { companies } from './companies.ts';
 import type { ResourceDef } from './define.ts';
 import { endpoints } from './endpoints.ts';
 import { firewallEntries } from './firewall-entries.ts';
+import { savedDataviewers } from './saved-dataviewers.ts';
 
-export const RESOURCES: Readonly<Record<string, ResourceDef>> = { companies, agencies, endpoints, firewall_entries: firewallEntries };
+export const RESOURCES: Readonly<Record<string, ResourceDef>> = {
+  companies,
+  agencies,
+  endpoints,
+  firewall_entries: firewallEntries,
+  saved_dataviewers: savedDataviewers,
+};

@@ -1,17 +1,22 @@
 /**
  * The DataViewer's calls: the catalogue, paged results (500 rows a page, more as the table
- * scrolls), the chart's rows, saved DataViewers, filter value look-ups, and the streamed export
- * (fetched with the Authorization header and saved as a blob under the server's file name).
+ * scrolls), the chart's rows, saved DataViewers (their list through the resource layer's hooks:
+ * `savedDataviewers` in core), filter value look-ups, and the streamed export (fetched with the
+ * Authorization header and saved as a blob under the server's file name).
  */
 import type { SelectOption } from '@backoffice/core/inputs';
 import { fromReportAnswer } from '@backoffice/core/reports';
 import type { DimensionDef, FilterDimension, MetricDef, ReportAnswer, ReportResult, SavedDataviewerView } from '@backoffice/core/reports';
+import type { Page } from '@backoffice/core/resources/define';
+import { MAX_PAGE_SIZE, type ListQuery } from '@backoffice/core/resources/list-query';
+import { savedDataviewers } from '@backoffice/core/resources/saved-dataviewers';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, handleSessionError, REST_BASE } from '../../lib/api.ts';
 import { saveBlob } from '../../lib/download.ts';
 import { FetchError, interpretAnswer, resolveUrl } from '../../lib/fetch-client.ts';
 import { useApiQuery } from '../../lib/query.ts';
 import { useSession } from '../../lib/session-store.ts';
+import { resourceKey, useResourceList } from '../../resources/resource-api.ts';
 import { CHART_MAX_ROWS, PAGE_SIZE, queryBody, type ReportDefinitionBody, type SavedDefinitionBody } from './dataviewer-model.ts';
 
 export interface Catalog {
@@ -64,8 +69,24 @@ export function useChartRows(def: ReportDefinitionBody | null) {
   });
 }
 
-export function useSavedList() {
-  return useApiQuery<SavedDataviewer[]>(SAVED_PATH);
+/** A saved DataViewer in the list: everything but its definition. */
+export type SavedListItem = Omit<SavedDataviewer, 'definition'>;
+
+/**
+ * The saved DataViewers I may open (the resource layer's list: mine and those shared with one of
+ * my roles), by name, as many as a page holds (200); `nameContains` filters on the server.
+ */
+export function useSavedList(nameContains = '') {
+  const query: ListQuery = {
+    page: 1,
+    page_size: MAX_PAGE_SIZE,
+    sort: [{ field: 'name', desc: false }],
+    filters: nameContains ? [{ field: 'name', kind: 'contains', value: nameContains }] : [],
+  };
+  const list = useResourceList(savedDataviewers, query);
+  // The layer types rows loosely; these carry the DataViewer's own fields (SavedDataviewerView).
+  const page = list.data as Page<SavedListItem> | undefined;
+  return { page, isPending: list.isPending, isError: list.isError, error: list.error };
 }
 
 export function useSaved(id: number | null) {
@@ -81,7 +102,7 @@ export function useAllRoles(enabled: boolean) {
 export function useSavedActions() {
   const client = useQueryClient();
   const refresh = async (id?: number) => {
-    await client.invalidateQueries({ queryKey: ['api', SAVED_PATH] });
+    await client.invalidateQueries({ queryKey: resourceKey(savedDataviewers) });
     if (id !== undefined) await client.invalidateQueries({ queryKey: ['api', `${SAVED_PATH}/:id`, { id }] });
   };
   return {

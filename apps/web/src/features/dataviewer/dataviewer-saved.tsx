@@ -1,6 +1,7 @@
 /**
  * Saved DataViewers: the list of those I may open (mine and those shared with one of my roles,
- * with owner and roles), and the dialogs to name (save as, rename) and share one.
+ * with owner and roles; the resource layer's list, by name), and the dialogs to name (save as,
+ * rename) and share one.
  */
 import { REPORT_LIMITS } from '@backoffice/core/reports';
 import { Alert, Drawer, Empty, Form, Input, List, Modal, Select, Space, Tag, Typography } from 'antd';
@@ -8,17 +9,37 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorText } from '../../lib/api.ts';
-import type { Role, SavedDataviewer } from './dataviewer-api.ts';
+import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
+import type { Role, SavedListItem } from './dataviewer-api.ts';
 import { useSavedList } from './dataviewer-api.ts';
+
+/**
+ * What the drawer lists: the loaded page (200 by name) searched by name or owner here; when I may
+ * open more than a page holds, the search also asks the server for the names beyond it.
+ */
+function useSavedSearch(search: string) {
+  const needle = search.trim().toLowerCase();
+  const all = useSavedList();
+  const loaded = all.page?.items ?? [];
+  const total = all.page?.total ?? 0;
+  const truncated = total > loaded.length;
+  // Without more than a page, the same query as `all` (no second request).
+  const serverNeedle = useDebouncedValue(truncated ? search.trim() : '', 250);
+  const searched = useSavedList(serverNeedle);
+  const matches = (d: SavedListItem) => !needle || d.name.toLowerCase().includes(needle) || d.owner.name.toLowerCase().includes(needle);
+  let items = loaded.filter(matches);
+  if (truncated && serverNeedle) {
+    const seen = new Set(items.map((d) => d.id));
+    items = [...items, ...(searched.page?.items ?? []).filter((d) => !seen.has(d.id) && matches(d))].sort((a, b) => a.name.localeCompare(b.name));
+  }
+  return { items, loaded: loaded.length, total, truncated, isPending: all.isPending, isError: all.isError || searched.isError, error: all.error ?? searched.error };
+}
 
 export function SavedDrawer({ open, onClose, lang, currentId }: { open: boolean; onClose: () => void; lang: string; currentId: number | null }) {
   const { t, i18n } = useTranslation();
-  const list = useSavedList();
   const [search, setSearch] = useState('');
-  const needle = search.trim().toLowerCase();
-  const items = (list.data ?? []).filter(
-    (d) => !needle || d.name.toLowerCase().includes(needle) || d.owner.name.toLowerCase().includes(needle),
-  );
+  const list = useSavedSearch(search);
+  const items = list.items;
   const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
   return (
     <Drawer open={open} onClose={onClose} title={t('report.saved_title')} size={420} data-testid="dv-saved-drawer" destroyOnHidden>
@@ -31,7 +52,12 @@ export function SavedDrawer({ open, onClose, lang, currentId }: { open: boolean;
         style={{ marginBottom: 12 }}
       />
       {list.isError ? <Alert type="error" showIcon title={errorText(list.error)} /> : null}
-      <List<SavedDataviewer>
+      {list.truncated ? (
+        <Typography.Paragraph type="secondary" data-testid="dv-saved-truncated">
+          {t('dv.rows_loaded', { loaded: list.loaded, total: list.total })}
+        </Typography.Paragraph>
+      ) : null}
+      <List<SavedListItem>
         loading={list.isPending}
         dataSource={items}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dv.saved.empty')} /> }}
