@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { REPO_ROOT } from '../support/server.ts';
-import { DEMO, signIn, toast, withPage } from '../support/shell.ts';
+import { DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
 
 let browser: Browser;
 const SHOTS = process.env.E2E_SCREENSHOTS ? path.join(REPO_ROOT, '.tmp', 'endpoints') : null;
@@ -93,7 +93,7 @@ describe('endpoints', () => {
   });
 
   it('finds paused endpoints through the URL, in Spanish, on a phone', async () => {
-    await withPage(browser, { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true }, async (page) => {
+    await withPage(browser, { viewport: { width: 375, height: 812 } }, async (page) => {
       await signIn(page, DEMO.tech, { via: 'api', lang: 'es', theme: 'dark', path: '/utils/endpoints_management?f[active]=false' });
       await rows(page).filter({ hasText: 'AndaNative feed' }).waitFor();
       await expect.poll(() => rows(page).count()).toBe(2);
@@ -102,4 +102,25 @@ describe('endpoints', () => {
       await shot(page, 'list-375-dark-es');
     });
   });
+
+  it.runIf(SHOTS !== null)('screenshots: list and one row, light and dark, en and es, 375, 768 and 1440', async () => {
+    for (const [width, height] of [
+      [375, 800],
+      [768, 1000],
+      [1440, 900],
+    ] as const) {
+      for (const theme of ['light', 'dark'] as const) {
+        for (const lang of ['en', 'es'] as Lang[]) {
+          await withPage(browser, { viewport: { width, height } }, async (page) => {
+            await signIn(page, DEMO.tech, { via: 'api', lang, theme, path: '/utils/endpoints_management' });
+            await expect.poll(() => rows(page).count()).toBeGreaterThan(1);
+            await shot(page, `all-list-${width}-${theme}-${lang}`);
+            await rows(page).nth(1).click();
+            await page.getByTestId('resource-detail-endpoints').waitFor();
+            await shot(page, `all-detail-${width}-${theme}-${lang}`);
+          });
+        }
+      }
+    }
+  }, 300_000);
 });
