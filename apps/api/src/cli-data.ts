@@ -3,15 +3,23 @@
  * Generates the ad-stats warehouse (deterministic for the same options) into the configured
  * database (DATA_DIR for PGlite, or DATABASE_URL), replacing the warehouse data there, then
  * rebuilds the rollups. About scale x 1000 fact rows per day. Progress on stderr.
+ *
+ * `npm run data:generate -- --companies N` adds generated companies (db/generated-companies.ts:
+ * valid tax ids and IBANs) until the companies table holds N, and leaves the warehouse alone;
+ * with any warehouse option as well it does both.
+ *
  * Stop the server first when it uses the same PGlite folder (PGlite allows one process).
  */
 import { loadConfig } from './config.ts';
-import { migrateDatabase, openDatabase } from './db/client.ts';
+import { migrateDatabase, openDatabase, type Database } from './db/client.ts';
+import { generateCompanies, MAX_GENERATED_COMPANIES, type CompaniesProgress } from './db/generated-companies.ts';
+import { claimDataDir, DataDirLockError } from './lib/data-dir-lock.ts';
 import { currentHourEnd, loadDataset, type LoadProgress } from './reports-data/index.ts';
 
 function usage(message?: string): never {
   if (message) console.error(message);
   console.error('usage: npm run data:generate -- --days 90 --scale 10 [--seed 2024] [--qps-days 14] [--end 2025-06-01T00:00Z]');
+  console.error('       npm run data:generate -- --companies 100000   (adds generated companies until there are that many)');
   process.exit(2);
 }
 
@@ -44,8 +52,53 @@ function bar(p: LoadProgress, started: number): string {
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}% ${label} ${secs}s`;
 }
 
+function companiesLine(p: CompaniesProgress, started: number): string {
+  const width = 30;
+  const frac = p.toAdd > 0 ? p.inserted / p.toAdd : 1;
+  const filled = Math.round(frac * width);
+  const secs = ((Date.now() - started) / 1000).toFixed(0);
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}% companies ${p.inserted.toLocaleString('en')} of ${p.toAdd.toLocaleString('en')} ${secs}s`;
+}
+
+/** Adds generated companies until the table holds `target`; progress on stderr. */
+async function generateCompaniesCommand(database: Database, target: number, where: string): Promise<void> {
+  const started = Date.now();
+  const tty = process.stderr.isTTY;
+  let lastLine = 0;
+  let announced = false;
+  const result = await generateCompanies(database, { target }, (p) => {
+    if (!announced) {
+      announced = true;
+      if (p.toAdd === 0) return;
+      console.error(`Companies: ${p.existing.toLocaleString('en')} there; adding ${p.toAdd.toLocaleString('en')} generated ones to reach ${target.toLocaleString('en')} in ${where}…`);
+    }
+    const now = Date.now();
+    if (tty) process.stderr.write(`\r${companiesLine(p, started)}\x1b[K`);
+    else if (now - lastLine > 5000 || p.inserted === p.toAdd) {
+      lastLine = now;
+      process.stderr.write(`${companiesLine(p, started)}\n`);
+    }
+  });
+  if (tty && result.inserted > 0) process.stderr.write('\n');
+  if (result.inserted === 0) {
+    console.error(`Companies: the table already holds ${result.existing.toLocaleString('en')} (at least ${target.toLocaleString('en')}); none added.`);
+    return;
+  }
+  const secs = result.ms / 1000;
+  console.error(
+    `Added ${result.inserted.toLocaleString('en')} companies in ${secs.toFixed(1)} s (${Math.round(result.inserted / secs).toLocaleString('en')}/s); ` +
+      `the table holds ${result.total.toLocaleString('en')}.`,
+  );
+}
+
+const WAREHOUSE_OPTIONS = ['days', 'scale', 'seed', 'qps-days', 'end'];
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  for (const k of Object.keys(args)) if (![...WAREHOUSE_OPTIONS, 'companies'].includes(k)) usage(`unknown option --${k}`);
+  const companies = args.companies === undefined ? null : Math.round(num(args.companies, 0, 'companies', 0, MAX_GENERATED_COMPANIES));
+  // --companies alone leaves the warehouse as it is.
+  const warehouse = companies === null || WAREHOUSE_OPTIONS.some((k) => args[k] !== undefined);
   const days = Math.round(num(args.days, 90, 'days', 1, 400));
   const scale = num(args.scale, 10, 'scale', 0.05, 1000);
   const seed = Math.round(num(args.seed, 2024, 'seed', 0, 2 ** 31));
@@ -57,13 +110,17 @@ async function main(): Promise<void> {
     endMs = currentHourEnd(t);
   }
   const config = loadConfig();
+  if (!config.databaseUrl) claimDataDir(config.dataDir, 'npm run data:generate');
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
-  const started = Date.now();
+  const where = config.databaseUrl ? 'PostgreSQL' : `PGlite at ${config.dataDir}`;
   const tty = process.stderr.isTTY;
   let lastLine = 0;
   try {
     await migrateDatabase(database);
-    console.error(`Generating ${days} days at scale ${scale} (seed ${seed}) into ${config.databaseUrl ? 'PostgreSQL' : `PGlite at ${config.dataDir}`}…`);
+    if (companies !== null) await generateCompaniesCommand(database, companies, where);
+    if (!warehouse) return;
+    const started = Date.now();
+    console.error(`Generating ${days} days at scale ${scale} (seed ${seed}) into ${where}…`);
     const result = await loadDataset(database, { seed, days, scale, qpsDays, endMs }, (p) => {
       const now = Date.now();
       if (tty) process.stderr.write(`\r${bar(p, started)}\x1b[K`);
@@ -84,6 +141,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  // A folder a live server holds: its message says what to do; anything else with its stack.
+  console.error(err instanceof DataDirLockError ? err.message : err instanceof Error ? (err.stack ?? err.message) : err);
   process.exit(1);
 });

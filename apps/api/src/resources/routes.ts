@@ -46,7 +46,7 @@ import { auditLog, roles, users } from '../db/schema.ts';
 import { AppError, badRequest, notFound } from '../lib/errors.ts';
 import { audit } from '../plugins/audit.ts';
 import { callerOf, type Caller } from '../plugins/auth.ts';
-import { ValidationError } from '../plugins/validation.ts';
+import { ValidationError, type ZodTypeProvider } from '../plugins/validation.ts';
 
 type Row = Record<string, unknown>;
 
@@ -180,11 +180,12 @@ function listQueryOf(def: ResourceDef, raw: unknown, ignore: readonly string[] =
 }
 
 export function resourceRoutes(
-  app: FastifyInstance,
+  root: FastifyInstance,
   ctx: AppContext,
   def: ResourceDef,
   opts: ResourceOptions,
 ): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   const { table } = opts;
   const columns = columnsOf(def, table);
   registry.set(def.name, { def, table, columns });
@@ -434,7 +435,7 @@ export function resourceRoutes(
       },
     },
     async (request) => {
-      const query = request.query as Record<string, string | undefined>;
+      const query = request.query;
       const limit = Math.min(Number(query.limit ?? 10), AUTOCOMPLETE_MAX);
       const title = columns[def.titleField]!;
       let where: SQL | undefined;
@@ -465,7 +466,7 @@ export function resourceRoutes(
       },
     },
     async (request, reply) => {
-      const raw = request.query as Record<string, unknown>;
+      const raw = request.query;
       const format = raw.format ?? 'csv';
       if (format !== 'csv' && format !== 'xlsx')
         throw badRequest('error.validation', { format: 'error.invalid_value' });
@@ -537,7 +538,7 @@ export function resourceRoutes(
     return reply.send(stream);
   }
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     `${def.path}/:id`,
     {
       config: { auth: READ },
@@ -555,7 +556,7 @@ export function resourceRoutes(
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     `${def.path}/:id/used-by`,
     { config: { auth: READ }, schema: { tags, summary: `Where a ${def.entity} is used`, params: idParams } },
     async (request) => {
@@ -564,7 +565,7 @@ export function resourceRoutes(
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     `${def.path}/:id/history`,
     {
       config: { auth: READ },
@@ -598,7 +599,7 @@ export function resourceRoutes(
       },
     },
     async (request, reply) => {
-      const data = checked(request.body as Row);
+      const data = checked(request.body);
       const caller = callerOf(request);
       const extra = opts.beforeCreate?.(data) ?? {};
       const row = await ctx.database.db
@@ -629,7 +630,7 @@ export function resourceRoutes(
     },
   );
 
-  if (offers(def, 'update')) app.put<{ Params: { id: number } }>(
+  if (offers(def, 'update')) app.put(
     `${def.path}/:id`,
     {
       config: { auth: WRITE },
@@ -644,7 +645,7 @@ export function resourceRoutes(
       },
     },
     async (request) => {
-      const body = request.body as Row;
+      const body = request.body;
       const data = checked(body);
       const id = request.params.id;
       const caller = callerOf(request);
@@ -689,7 +690,7 @@ export function resourceRoutes(
     },
   );
 
-  if (offers(def, 'delete')) app.delete<{ Params: { id: number } }>(
+  if (offers(def, 'delete')) app.delete(
     `${def.path}/:id`,
     {
       config: { auth: WRITE },

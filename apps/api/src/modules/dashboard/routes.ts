@@ -38,6 +38,7 @@ import { queryPrepared } from '../../reports-data/prepared.ts';
 import { query } from '../../reports-data/sql.ts';
 import { domainValidator } from '../reports/validation.ts';
 import { datasetRange, runReport } from '../reports/service.ts';
+import type { ZodTypeProvider } from '../../plugins/validation.ts';
 
 /** Local midnight of the day `offsetDays` away from the local day of `ms`. */
 function localMidnight(ms: number, tz: string, offsetDays = 0): number {
@@ -233,13 +234,14 @@ export async function dashboard(ctx: AppContext, caller: Caller, tz: string, sec
   return out;
 }
 
-export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function dashboardRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   app.get('/v1/dashboard', {
     config: { auth: { authenticated: true } },
     schema: { tags: ['dashboard'], summary: "The signed-in person's dashboard", querystring: dashboardQuerySchema },
     validatorCompiler: domainValidator,
   }, async (request) => {
-    const q = request.query as { timezone: string; sections?: DashboardSection[] };
+    const q = request.query;
     const sections = q.sections && q.sections.length > 0 ? q.sections : DASHBOARD_SECTIONS;
     return ok(await dashboard(ctx, callerOf(request), q.timezone, sections, localeFromAcceptLanguage(request.headers['accept-language'])));
   });

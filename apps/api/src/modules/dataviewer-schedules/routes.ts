@@ -9,7 +9,7 @@
  * answers 404 report.not_found. Bad input answers 400 with the first dvs.* key and writes nothing.
  * Changes are audit-logged (entity dataviewer_schedule).
  */
-import { scheduleParamsSchema, scheduleSettingsSchema, scheduleUpdateSchema, SCHEDULE_ERRORS, SCHEDULE_LIMITS, type ScheduleSettings, type ScheduleUpdate } from '@backoffice/core/dataviewer-schedules';
+import { scheduleParamsSchema, scheduleSettingsSchema, scheduleUpdateSchema, SCHEDULE_ERRORS, SCHEDULE_LIMITS, type ScheduleSettings } from '@backoffice/core/dataviewer-schedules';
 import { ok } from '@backoffice/core/envelope';
 import { localeFromAcceptLanguage } from '@backoffice/core/i18n/catalogues';
 import { DATAVIEWERS_RESOURCE, idParamsSchema } from '@backoffice/core/reports';
@@ -24,6 +24,7 @@ import { audit } from '../../plugins/audit.ts';
 import { callerOf, type Caller } from '../../plugins/auth.ts';
 import { countSchedules, findDataviewer, findSchedule, listSchedules, type DataviewerRef } from './repo.ts';
 import { canEdit, canSee, checkSettings, scheduleErrors, mergeUpdate, sendNow, settingsColumns, settingsOf, validationError, view } from './service.ts';
+import type { ZodTypeProvider } from '../../plugins/validation.ts';
 
 const READ = { permission: { resource: '/v1/reports', action: 'read' } } as const;
 /** Saving, changing and deleting (POST, PATCH, DELETE): 'write' on saved DataViewers, by the method. */
@@ -66,7 +67,8 @@ async function editableSchedule(db: Db, request: FastifyRequest) {
 
 const instanceOf = (request: FastifyRequest) => request.server.jobs?.instanceId ?? `api:${process.pid}`;
 
-export async function dataviewerScheduleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function dataviewerScheduleRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
   const domains = ctx.config.companyDomains;
   const tags = ['reports'];
@@ -79,7 +81,7 @@ export async function dataviewerScheduleRoutes(app: FastifyInstance, ctx: AppCon
     validatorCompiler: scheduleValidator,
   }, async (request) => {
     const caller = callerOf(request);
-    const dv = await visibleDataviewer(db, caller, (request.params as { id: number }).id);
+    const dv = await visibleDataviewer(db, caller, request.params.id);
     const editable = canEdit(caller, dv);
     return ok((await listSchedules(db, dv.id)).map((row) => view(row, editable)));
   });
@@ -90,8 +92,8 @@ export async function dataviewerScheduleRoutes(app: FastifyInstance, ctx: AppCon
     validatorCompiler: scheduleValidator,
   }, async (request, reply) => {
     const caller = callerOf(request);
-    const dv = await editableDataviewer(db, caller, (request.params as { id: number }).id);
-    const settings = request.body as ScheduleSettings;
+    const dv = await editableDataviewer(db, caller, request.params.id);
+    const settings = request.body;
     if ((await countSchedules(db, dv.id)) >= SCHEDULE_LIMITS.maxSchedulesPerDataviewer) {
       throw new AppError(400, SCHEDULE_ERRORS.tooManySchedules, { errors: { _: SCHEDULE_ERRORS.tooManySchedules } });
     }
@@ -112,7 +114,7 @@ export async function dataviewerScheduleRoutes(app: FastifyInstance, ctx: AppCon
     validatorCompiler: scheduleValidator,
   }, async (request) => {
     const { dv, row } = await editableSchedule(db, request);
-    const patch = request.body as ScheduleUpdate;
+    const patch = request.body;
     const before: ScheduleSettings = settingsOf(row);
     const settings = checkSettings(mergeUpdate(row, patch), domains);
     await db.transaction(async (tx) => {

@@ -29,6 +29,7 @@ import { callerOf, type Caller } from '../../plugins/auth.ts';
 import { registerLookup, resourceRoutes } from '../../resources/routes.ts';
 import { canEditDataviewer, canSeeDataviewer, dataviewerScope } from './access.ts';
 import { domainValidator } from '../reports/validation.ts';
+import type { ZodTypeProvider } from '../../plugins/validation.ts';
 
 const READ = { permission: { resource: '/v1/reports', action: 'read' } } as const;
 /** Saving, changing and deleting (POST, PATCH, DELETE): 'write' on saved DataViewers, by the method. */
@@ -124,7 +125,8 @@ async function decorate(db: Db, rows: Row[], request: FastifyRequest, one: boole
   });
 }
 
-export async function dataviewerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function dataviewerRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
   const tags = ['reports'];
 
@@ -151,7 +153,7 @@ export async function dataviewerRoutes(app: FastifyInstance, ctx: AppContext): P
     validatorCompiler: domainValidator,
   }, async (request, reply) => {
     const caller = callerOf(request);
-    const body = request.body as { name: string; definition: SavedDefinition; shared_role_ids: number[] };
+    const body = request.body;
     await checkRoles(db, body.shared_role_ids);
     const id = await db.transaction(async (tx) => {
       const [row] = await tx.insert(dataviewers).values({ ownerId: caller.id, name: body.name, definition: body.definition }).returning({ id: dataviewers.id });
@@ -170,8 +172,8 @@ export async function dataviewerRoutes(app: FastifyInstance, ctx: AppContext): P
     validatorCompiler: domainValidator,
   }, async (request) => {
     const caller = callerOf(request);
-    const id = (request.params as { id: number }).id;
-    const body = request.body as { name?: string; definition?: SavedDefinition; shared_role_ids?: number[] };
+    const id = request.params.id;
+    const body = request.body;
     const dv = await findVisible(db, caller, id);
     if (!canEdit(caller, dv)) throw new AppError(403, 'auth.forbidden');
     if (body.shared_role_ids) await checkRoles(db, body.shared_role_ids);
@@ -203,7 +205,7 @@ export async function dataviewerRoutes(app: FastifyInstance, ctx: AppContext): P
     validatorCompiler: domainValidator,
   }, async (request) => {
     const caller = callerOf(request);
-    const id = (request.params as { id: number }).id;
+    const id = request.params.id;
     const dv = await findVisible(db, caller, id);
     if (!canEdit(caller, dv)) throw new AppError(403, 'auth.forbidden');
     await db.transaction(async (tx) => {

@@ -20,6 +20,7 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { acceptJsonBodiesOnly } from '../../lib/json-only.ts';
 import { audit } from '../../plugins/audit.ts';
 import { callerOf } from '../../plugins/auth.ts';
+import type { ZodTypeProvider } from '../../plugins/validation.ts';
 import { resourceRoutes } from '../../resources/routes.ts';
 import { newEndpointToken } from './token.ts';
 
@@ -35,7 +36,7 @@ export async function endpointRoutes(app: FastifyInstance, ctx: AppContext): Pro
       return { values: { token_hash: hash, token_hint: hint, token_rotated_at: new Date() }, reveal: { token } };
     },
     extraRoutes: (scope) => {
-      scope.post<{ Params: { id: number } }>(
+      scope.withTypeProvider<ZodTypeProvider>().post(
         `${endpoints.path}/:id/actions/rotate-token`,
         {
           config: { auth: { permission: { resource: endpoints.acl, action: 'write' } } },
@@ -52,7 +53,7 @@ export async function endpointRoutes(app: FastifyInstance, ctx: AppContext): Pro
         },
         async (request) => {
           const id = request.params.id;
-          const { version } = request.body as z.infer<typeof rotateBodySchema>;
+          const { version } = request.body;
           const caller = callerOf(request);
           const { token, hash, hint } = newEndpointToken();
           const row = await ctx.database.db.transaction(async (tx) => {

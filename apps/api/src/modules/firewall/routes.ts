@@ -16,7 +16,6 @@ import {
   firewallEntryParamsSchema,
   firewallRequestSchema,
   type FirewallEntryActionResult,
-  type FirewallType,
 } from '@backoffice/core/firewall';
 import { localeFromAcceptLanguage, translate } from '@backoffice/core/i18n/catalogues';
 import { isAdmin } from '@backoffice/core/acl';
@@ -27,6 +26,7 @@ import type { AppContext } from '../../context.ts';
 import { firewallEntries, users } from '../../db/schema.ts';
 import { registerLookup, resourceRoutes } from '../../resources/routes.ts';
 import { acceptJsonBodiesOnly } from '../../lib/json-only.ts';
+import type { ZodTypeProvider } from '../../plugins/validation.ts';
 import { firewallServiceFor, originIp, type Outcome } from './service.ts';
 
 const auth = { permission: { resource: FIREWALL_RESOURCE } } as const;
@@ -38,7 +38,8 @@ function text(request: FastifyRequest, outcome: Outcome): string {
   return translate(localeFromAcceptLanguage(request.headers['accept-language']), outcome);
 }
 
-export async function firewallRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function firewallRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   acceptJsonBodiesOnly(app);
   const service = firewallServiceFor(ctx);
 
@@ -56,8 +57,7 @@ export async function firewallRoutes(app: FastifyInstance, ctx: AppContext): Pro
       schema: { tags: ['firewall'], summary: 'Allow an address for a duration (UNLIMITED needs firewall_unlimited)', body: firewallRequestSchema },
     },
     async (request) => {
-      const body = request.body as { ip: string; type: FirewallType };
-      const result = await service.allow(request, body);
+      const result = await service.allow(request, request.body);
       return ok({ update_db_ip: text(request, result.db), update_firewall_ip: text(request, result.firewall), entry: result.entry });
     },
   );
@@ -87,7 +87,7 @@ export async function firewallRoutes(app: FastifyInstance, ctx: AppContext): Pro
         },
       },
       async (request) => {
-        const { id } = request.params as { id: number };
+        const { id } = request.params;
         const result = await service[action](request, id);
         const data: FirewallEntryActionResult = { entry: result.entry, update_firewall_ip: text(request, result.firewall) };
         return ok(data);

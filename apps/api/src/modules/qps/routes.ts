@@ -34,6 +34,7 @@ import { AppError } from '../../lib/errors.ts';
 import { query } from '../../reports-data/sql.ts';
 import { lookupValues } from '../reports/service.ts';
 import { domainValidator } from '../reports/validation.ts';
+import type { ZodTypeProvider } from '../../plugins/validation.ts';
 
 export const GRAPHS_PERMISSION = { resource: '/v1/graphs', action: 'read' } as const;
 
@@ -126,25 +127,26 @@ export async function qpsGraph(ctx: AppContext, graph: QpsGraph, q: QpsQuery, no
   };
 }
 
-export async function qpsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function qpsRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   const config = { auth: { permission: GRAPHS_PERMISSION } };
   app.get('/v1/graphs/qps/:graph', {
     config,
     schema: { tags: ['graphs'], summary: 'QPS series with the cap line and audit annotations', params: qpsParamsSchema, querystring: qpsQuerySchema },
     validatorCompiler: domainValidator,
-  }, async (request) => ok(await qpsGraph(ctx, (request.params as { graph: QpsGraph }).graph, request.query as QpsQuery)));
+  }, async (request) => ok(await qpsGraph(ctx, request.params.graph, request.query)));
   app.post('/v1/graphs/qps/:graph', {
     config,
     schema: { tags: ['graphs'], summary: 'QPS series (JSON body variant)', params: qpsParamsSchema, body: qpsQuerySchema },
     validatorCompiler: domainValidator,
-  }, async (request) => ok(await qpsGraph(ctx, (request.params as { graph: QpsGraph }).graph, request.body as QpsQuery)));
+  }, async (request) => ok(await qpsGraph(ctx, request.params.graph, request.body)));
   app.get('/v1/graphs/qps/:graph/entities', {
     config,
     schema: { tags: ['graphs'], summary: 'Partners or endpoints for the graph picker: [{id, value}]', params: qpsParamsSchema, querystring: dimensionValuesQuerySchema },
     validatorCompiler: domainValidator,
   }, async (request) => {
-    const { graph } = request.params as { graph: QpsGraph };
-    const q = request.query as { search: string; limit: number; ids?: string };
+    const { graph } = request.params;
+    const q = request.query;
     const ids = q.ids !== undefined ? q.ids.split(',').filter(Boolean).map(Number).slice(0, 500) : undefined;
     const locale = localeFromAcceptLanguage(request.headers['accept-language']);
     return ok(await lookupValues(ctx.database, KIND[graph].entity, { search: q.search, limit: q.limit, ids }, locale));

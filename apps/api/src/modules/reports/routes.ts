@@ -21,7 +21,6 @@ import {
   exportFormatQuerySchema,
   reportExportSchema,
   reportQuerySchema,
-  type FilterDimension,
   type ReportExport,
   type ReportQuery,
 } from '@backoffice/core/reports';
@@ -32,12 +31,14 @@ import { AppError } from '../../lib/errors.ts';
 import { writeReportExport } from './export-writer.ts';
 import { datasetRange, lookupValues, runReport, toSpec } from './service.ts';
 import { domainValidator } from './validation.ts';
+import type { ZodTypeProvider } from '../../plugins/validation.ts';
 
 export const REPORTS_PERMISSION = { resource: '/v1/reports', action: 'read' } as const;
 
 const localeOf = (request: FastifyRequest): Locale => localeFromAcceptLanguage(request.headers['accept-language']);
 
-export async function reportsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function reportsRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   const { database } = ctx;
 
   app.get('/v1/reports/catalog', {
@@ -60,6 +61,7 @@ export async function reportsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     schema: { tags: ['reports'], summary: 'Runs a DataViewer report (one page, totals and the row count)', body: reportQuerySchema },
     validatorCompiler: domainValidator,
   }, async (request) => {
+    // The domain validator resolves the date preset into a range: its output is a ReportQuery.
     const q = request.body as ReportQuery;
     const result = await runReport(database, toSpec(q), { limit: q.limit, offset: q.offset }, localeOf(request));
     return ok(result);
@@ -76,7 +78,7 @@ export async function reportsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     validatorCompiler: domainValidator,
   }, async (request, reply) => {
     const def = request.body as ReportExport;
-    const { format } = request.query as { format: 'csv' | 'xlsx' };
+    const { format } = request.query;
     return exportReport(ctx, request, reply, def, format);
   });
 
@@ -90,8 +92,8 @@ export async function reportsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
     validatorCompiler: domainValidator,
   }, async (request) => {
-    const { dimension } = request.params as { dimension: FilterDimension };
-    const q = request.query as { search: string; limit: number; ids?: string };
+    const { dimension } = request.params;
+    const q = request.query;
     const ids = q.ids !== undefined ? q.ids.split(',').filter(Boolean).map(Number).slice(0, 500) : undefined;
     return ok(await lookupValues(database, dimension, { search: q.search, limit: q.limit, ids }, localeOf(request)));
   });
