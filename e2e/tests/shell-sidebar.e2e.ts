@@ -46,7 +46,7 @@ describe('sidebar', () => {
       await page.waitForURL(/\/en\/utils\/ip$/);
       // Collapsed again after the navigation.
       await page.locator('[data-testid="sidebar"][data-state="collapsed"]').waitFor();
-      await page.getByTestId('being-built').getByRole('heading', { name: 'IP Firewall' }).waitFor();
+      await page.getByTestId('resource-list-firewall_entries').getByRole('heading', { name: 'IP Firewall' }).waitFor();
     });
   });
 

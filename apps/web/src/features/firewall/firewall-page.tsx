@@ -141,7 +141,7 @@ export default function FirewallPage() {
     <ResourcePage
       def={firewallEntries}
       basePath="/utils/ip"
-      titleKey="firewall.list_title"
+      titleKey="menu.ip_firewall"
       newTitleKey="firewall.add"
       cells={cells}
       listActions={<AddButton />}

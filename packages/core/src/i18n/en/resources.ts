@@ -92,7 +92,6 @@ export const resources = {
   'company.currency': 'Default currency',
   'company.currency.EUR': 'Euro (EUR)',
   'company.currency.USD': 'US dollar (USD)',
-  'firewall.list_title': 'IP firewall',
   'firewall.field.ip': 'IP address',
   'firewall.field.owner': 'Owner',
   'firewall.field.type': 'Duration',

@@ -94,7 +94,6 @@ export const resources: Record<keyof typeof en, string> = {
   'company.currency': 'Moneda por defecto',
   'company.currency.EUR': 'Euro (EUR)',
   'company.currency.USD': 'Dólar estadounidense (USD)',
-  'firewall.list_title': 'Cortafuegos de IP',
   'firewall.field.ip': 'Dirección IP',
   'firewall.field.owner': 'Propietario',
   'firewall.field.type': 'Duración',
