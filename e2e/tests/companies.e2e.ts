@@ -5,23 +5,14 @@
  * list and the detail in both themes, en/es, at 375 and 1440 go to .tmp/companies/
  * (E2E_SCREENSHOTS=1).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
-import { REPO_ROOT } from '../support/server.ts';
-import { DEMO, signIn, toast, waitForShell, withPage, type Lang } from '../support/shell.ts';
+import { screenshots, sweepResource } from '../support/screenshots.ts';
+import { DEMO, signIn, toast, waitForShell, withPage } from '../support/shell.ts';
 
 let browser: Browser;
-const SHOTS = process.env.E2E_SCREENSHOTS ? path.join(REPO_ROOT, '.tmp', 'companies') : null;
-
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const { enabled: SHOTS_ON, shot } = screenshots('companies');
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -187,23 +178,7 @@ describe('companies', () => {
     });
   });
 
-  it.runIf(SHOTS !== null)('screenshots: list and detail, light and dark, en and es, 375 and 1440', async () => {
-    for (const [width, height] of [
-      [375, 800],
-      [1440, 900],
-    ] as const) {
-      for (const theme of ['light', 'dark'] as const) {
-        for (const lang of ['en', 'es'] as Lang[]) {
-          await withPage(browser, { viewport: { width, height } }, async (page) => {
-            await signIn(page, DEMO.tech, { via: 'api', lang, theme, path: '/utils/list_companies' });
-            await expect.poll(() => page.locator('[data-testid^="resource-row-"]').count()).toBeGreaterThan(5);
-            await shot(page, `list-${width}-${theme}-${lang}`);
-            await page.locator('[data-testid^="resource-row-"]').nth(1).click();
-            await page.getByTestId('resource-detail-companies').waitFor();
-            await shot(page, `detail-${width}-${theme}-${lang}`);
-          });
-        }
-      }
-    }
-  });
+  it.runIf(SHOTS_ON)('screenshots: list and one row, light and dark, en and es, 375, 768 and 1440', async () => {
+    await sweepResource(browser, { enabled: SHOTS_ON, shot }, { mail: DEMO.tech, path: '/utils/list_companies', resource: 'companies' });
+  }, 300_000);
 });

@@ -4,23 +4,14 @@
  * characters afterwards, rotates it after a confirmation (a new token, the history says so), and
  * finds the paused endpoints through a URL filter. Screenshots (E2E_SCREENSHOTS=1) to .tmp/endpoints/.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
-import { REPO_ROOT } from '../support/server.ts';
-import { DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
+import { screenshots, sweepResource } from '../support/screenshots.ts';
+import { DEMO, signIn, toast, withPage } from '../support/shell.ts';
 
 let browser: Browser;
-const SHOTS = process.env.E2E_SCREENSHOTS ? path.join(REPO_ROOT, '.tmp', 'endpoints') : null;
-
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const { enabled: SHOTS_ON, shot } = screenshots('endpoints');
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -103,24 +94,7 @@ describe('endpoints', () => {
     });
   });
 
-  it.runIf(SHOTS !== null)('screenshots: list and one row, light and dark, en and es, 375, 768 and 1440', async () => {
-    for (const [width, height] of [
-      [375, 800],
-      [768, 1000],
-      [1440, 900],
-    ] as const) {
-      for (const theme of ['light', 'dark'] as const) {
-        for (const lang of ['en', 'es'] as Lang[]) {
-          await withPage(browser, { viewport: { width, height } }, async (page) => {
-            await signIn(page, DEMO.tech, { via: 'api', lang, theme, path: '/utils/endpoints_management' });
-            await expect.poll(() => rows(page).count()).toBeGreaterThan(1);
-            await shot(page, `all-list-${width}-${theme}-${lang}`);
-            await rows(page).nth(1).click();
-            await page.getByTestId('resource-detail-endpoints').waitFor();
-            await shot(page, `all-detail-${width}-${theme}-${lang}`);
-          });
-        }
-      }
-    }
+  it.runIf(SHOTS_ON)('screenshots: list and one row, light and dark, en and es, 375, 768 and 1440', async () => {
+    await sweepResource(browser, { enabled: SHOTS_ON, shot }, { mail: DEMO.tech, path: '/utils/endpoints_management', resource: 'endpoints' });
   }, 300_000);
 });

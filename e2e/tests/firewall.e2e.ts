@@ -5,23 +5,14 @@
  * firewall could not apply and allows another address. Screenshots (E2E_SCREENSHOTS=1) of the list
  * and an entry in both themes, en/es, at 375 and 1440 go to .tmp/firewall/.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
-import { REPO_ROOT } from '../support/server.ts';
-import { DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
+import { screenshots, sweepResource } from '../support/screenshots.ts';
+import { DEMO, signIn, toast, withPage } from '../support/shell.ts';
 
 let browser: Browser;
-const SHOTS = process.env.E2E_SCREENSHOTS ? path.join(REPO_ROOT, '.tmp', 'firewall') : null;
-
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const { enabled: SHOTS_ON, shot } = screenshots('firewall');
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -154,24 +145,7 @@ describe('IP firewall screen', () => {
     });
   });
 
-  it.runIf(SHOTS !== null)('screenshots: list and one row, light and dark, en and es, 375, 768 and 1440', async () => {
-    for (const [width, height] of [
-      [375, 800],
-      [768, 1000],
-      [1440, 900],
-    ] as const) {
-      for (const theme of ['light', 'dark'] as const) {
-        for (const lang of ['en', 'es'] as Lang[]) {
-          await withPage(browser, { viewport: { width, height } }, async (page) => {
-            await signIn(page, DEMO.tech, { via: 'api', lang, theme, path: '/utils/ip' });
-            await expect.poll(() => rows(page).count()).toBeGreaterThan(1);
-            await shot(page, `all-list-${width}-${theme}-${lang}`);
-            await rows(page).nth(1).click();
-            await page.getByTestId('resource-detail-firewall_entries').waitFor();
-            await shot(page, `all-detail-${width}-${theme}-${lang}`);
-          });
-        }
-      }
-    }
+  it.runIf(SHOTS_ON)('screenshots: list and one row, light and dark, en and es, 375, 768 and 1440', async () => {
+    await sweepResource(browser, { enabled: SHOTS_ON, shot }, { mail: DEMO.tech, path: '/utils/ip', resource: 'firewall_entries' });
   }, 300_000);
 });

@@ -3,6 +3,7 @@
  * screen shows (ACTIVE, PENDING, DISABLED by a person or by expiry, ERROR with the firewall's
  * message), on the documentation address ranges (RFC 5737, RFC 3849), with their audit history.
  */
+import { durationHours, type FirewallType } from '@backoffice/core/firewall';
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { auditLog, firewallEntries, settings, users } from './schema.ts';
@@ -10,15 +11,13 @@ import { auditLog, firewallEntries, settings, users } from './schema.ts';
 interface DemoEntry {
   owner: string;
   ip: string;
-  type: string;
+  type: FirewallType;
   status: 'ACTIVE' | 'PENDING' | 'DISABLED' | 'ERROR';
   /** Hours ago it was asked for. */
   agoHours: number;
   reason?: 'manual' | 'expired';
   error?: string;
 }
-
-const HOURS: Record<string, number | null> = { HOUR_1: 1, HOUR_2: 2, HOUR_3: 3, HOUR_6: 6, HOUR_9: 9, HOUR_12: 12, UNLIMITED: null };
 
 const DEMO_ENTRIES: readonly DemoEntry[] = [
   { owner: 'admin', ip: '198.51.100.10', type: 'UNLIMITED', status: 'ACTIVE', agoHours: 24 * 40 },
@@ -43,7 +42,7 @@ export async function seedDemoFirewall(db: Db): Promise<void> {
     for (const e of DEMO_ENTRIES) {
       const owner = people.find((p) => p.mail.startsWith(`${e.owner}@`));
       if (!owner) continue;
-      const hours = HOURS[e.type] ?? null;
+      const hours = durationHours(e.type);
       const at = sql`now() - make_interval(hours => ${e.agoHours}::int)`;
       const expires = hours === null ? null : sql`now() - make_interval(hours => ${e.agoHours}::int) + make_interval(hours => ${hours}::int)`;
       const disabledAt = e.reason === 'expired' ? expires : e.reason === 'manual' ? sql`now() - make_interval(mins => 30)` : at;

@@ -95,6 +95,9 @@ export function registerLookup(name: string, table: PgTable, titleField: string)
   registry.set(name, { def: { name, titleField, fields: {} }, table, columns });
 }
 
+// The app's people: rows of several resources name one (an owner, who created a row).
+registerLookup('users', users, 'name');
+
 const EXPORT_BATCH = 2000;
 const EXPORT_MAX_ROWS = 1_000_000;
 const HISTORY_MAX = 200;
@@ -129,7 +132,8 @@ const INTEGER_COLUMNS = new Set(['PgInteger', 'PgSerial', 'PgSmallInt', 'PgSmall
 
 /**
  * A number filter on a whole-number column, in whole numbers (PostgreSQL refuses 1.5 for an
- * integer): at least 1.5 is at least 2, at most 1.5 is at most 1, equal to 1.5 is nothing.
+ * integer): at least 1.5 is at least 2, at most 1.5 is at most 1; null when nothing can match
+ * (equal to 1.5, one of only fractions).
  */
 function wholeFilter(column: PgColumn, f: Filter): Filter | null {
   if (!INTEGER_COLUMNS.has(column.columnType)) return f;
@@ -137,15 +141,17 @@ function wholeFilter(column: PgColumn, f: Filter): Filter | null {
   if (f.kind === 'range') {
     return { ...f, min: fraction(f.min) ? Math.ceil(f.min as number) : f.min, max: fraction(f.max) ? Math.floor(f.max as number) : f.max };
   }
-  if (f.kind === 'eq' && fraction(f.value)) return null;
-  if (f.kind === 'in') return { ...f, values: f.values.filter((v) => !fraction(v)) };
+  if (f.kind === 'eq') return fraction(f.value) ? null : f;
+  if (f.kind === 'in') {
+    const values = f.values.filter((v) => !fraction(v));
+    return values.length === 0 && f.values.length > 0 ? null : { ...f, values };
+  }
   return f;
 }
 
 function filterSql(def: ResourceDef, columns: Record<string, PgColumn>, asked: Filter): SQL | undefined {
-  const whole = wholeFilter(columns[asked.field]!, asked);
-  if (whole === null || (whole.kind === 'in' && whole.values.length === 0 && asked.kind === 'in' && asked.values.length > 0)) return sql`false`;
-  const f = whole;
+  const f = wholeFilter(columns[asked.field]!, asked);
+  if (f === null) return sql`false`;
   const column = readable(columns[f.field]!) as PgColumn;
   const meta = def.fields[f.field]!;
   const dateOnly = (v: unknown) => meta.type === 'datetime' && typeof v === 'string' && v.length === 10;

@@ -26,7 +26,7 @@ import { dataviewers, dataviewerShares } from '../../db/schema-reports.ts';
 import { AppError } from '../../lib/errors.ts';
 import { audit } from '../../plugins/audit.ts';
 import { callerOf, type Caller } from '../../plugins/auth.ts';
-import { registerLookup, resourceRoutes } from '../../resources/routes.ts';
+import { resourceRoutes } from '../../resources/routes.ts';
 import { canEditDataviewer, canSeeDataviewer, dataviewerScope } from './access.ts';
 import { domainValidator } from '../reports/validation.ts';
 import type { ZodTypeProvider } from '../../plugins/validation.ts';
@@ -138,9 +138,7 @@ export async function dataviewerRoutes(root: FastifyInstance, ctx: AppContext): 
 
   // The reads: the resource layer, scoped to what the caller may open (404 for anything else),
   // each row with its owner, the roles it is shared with and whether the caller may change it;
-  // opened by id, its definition too. The owner is a reference to users (also registered by the
-  // firewall module; whichever registers first, the other's call is the same).
-  registerLookup('users', users, 'name');
+  // opened by id, its definition too. The owner is a reference to users (a lookup of the layer).
   resourceRoutes(app, ctx, savedDataviewers, {
     table: dataviewers,
     scope: dataviewerScope,

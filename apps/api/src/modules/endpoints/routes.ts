@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { endpoints as endpointsTable } from '../../db/schema.ts';
+import { endpoints as endpointsTable, users } from '../../db/schema.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { acceptJsonBodiesOnly } from '../../lib/json-only.ts';
 import { audit } from '../../plugins/audit.ts';
@@ -66,9 +66,10 @@ export async function endpointRoutes(app: FastifyInstance, ctx: AppContext): Pro
               .where(and(eq(endpointsTable.id, id), eq(endpointsTable.version, version)))
               .returning();
             if (!after) {
+              const [by] = before.updatedBy === null ? [] : await t.select({ name: users.name }).from(users).where(eq(users.id, before.updatedBy));
               throw new AppError(409, 'resource.conflict', {
                 data: { current: { id: before.id, version: before.version, token_hint: before.tokenHint, updated_at: before.updatedAt.toISOString() } },
-                params: { name: '?', at: before.updatedAt.toISOString() },
+                params: { name: by?.name ?? '?', at: before.updatedAt.toISOString() },
               });
             }
             await audit(t, request, {

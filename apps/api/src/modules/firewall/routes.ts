@@ -23,8 +23,8 @@ import { firewallEntries as firewallEntriesResource } from '@backoffice/core/res
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { firewallEntries, users } from '../../db/schema.ts';
-import { registerLookup, resourceRoutes } from '../../resources/routes.ts';
+import { firewallEntries } from '../../db/schema.ts';
+import { resourceRoutes } from '../../resources/routes.ts';
 import { acceptJsonBodiesOnly } from '../../lib/json-only.ts';
 import type { ZodTypeProvider } from '../../plugins/validation.ts';
 import { firewallServiceFor, originIp, type Outcome } from './service.ts';
@@ -62,7 +62,6 @@ export async function firewallRoutes(root: FastifyInstance, ctx: AppContext): Pr
     },
   );
 
-  registerLookup('users', users, 'name');
   resourceRoutes(app, ctx, firewallEntriesResource, {
     table: firewallEntries,
     scope: (caller) => (isAdmin(caller.roles) ? undefined : eq(firewallEntries.ownerId, caller.id)),
