@@ -59,7 +59,7 @@ const QUESTIONS = [
   {
     name: 'sorted (city, descending)',
     api: 'page_size=25&sort=-city',
-    page: `select ${COLUMNS} from companies order by city desc, id asc limit 25`,
+    page: `select ${COLUMNS} from companies order by city desc, id desc limit 25`,
     count: 'select count(*) from companies',
   },
   {

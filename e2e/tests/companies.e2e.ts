@@ -56,9 +56,15 @@ describe('companies', () => {
       await page.getByTestId('resource-title').getByText('Puerta del Sol Media S.L.').waitFor();
       const url = page.url();
 
-      // The list filtered through the URL finds it (a link reproduces the view).
+      // The list filtered through the URL finds it (a link reproduces the view). The route asks
+      // for the page as the navigation starts and the list takes that answer: one request.
+      const listRequests: string[] = [];
+      page.on('request', (r) => {
+        if (/\/v1\/companies\?/.test(r.url())) listRequests.push(r.url());
+      });
       await page.goto('/en/utils/list_companies?f[legal_name]=puerta');
       await expect.poll(() => page.locator('[data-testid^="resource-row-"]').count()).toBe(1);
+      expect(listRequests).toHaveLength(1);
       await page.locator('[data-testid^="resource-row-"]').first().getByText('Puerta del Sol Media S.L.').waitFor();
       expect(await page.getByRole('textbox', { name: 'Legal name' }).inputValue()).toBe('puerta');
 

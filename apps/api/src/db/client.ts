@@ -3,6 +3,7 @@
  * when DATABASE_URL is set. Same Drizzle schema and migrations on both.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -70,11 +71,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     };
   }
   let pglite: PGlite;
+  // Extensions the migrations create (CREATE EXTENSION) have to be offered to PGlite at start.
+  const extensions = { pg_trgm };
   if (opts.dataDir === ':memory:') {
-    pglite = new PGlite();
+    pglite = new PGlite({ extensions });
   } else {
     fs.mkdirSync(opts.dataDir, { recursive: true });
-    pglite = new PGlite(opts.dataDir);
+    pglite = new PGlite(opts.dataDir, { extensions });
   }
   await pglite.waitReady;
   await pglite.exec("SET TIME ZONE 'UTC'");

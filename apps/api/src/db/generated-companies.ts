@@ -655,7 +655,8 @@ const COLUMNS = ['legal_name', 'trade_name', 'country', 'tax_id', 'address', 'ci
  * (`unnest` of column arrays: a statement of 11 parameters whatever the batch size), on PGlite and
  * on PostgreSQL alike. New companies are numbered from the table's count, so a second run that
  * raises the target continues where the first stopped; a generated tax id that is already there
- * (a company added by hand meanwhile) is skipped and the next number used. Ends with ANALYZE.
+ * (a company added by hand meanwhile) is skipped and the next number used. Ends with VACUUM ANALYZE: fresh statistics,
+ * and the trigram indexes' pending lists merged (PGlite runs no autovacuum to do it).
  */
 export async function generateCompanies(database: Database, opts: GenerateCompaniesOptions, onProgress?: (p: CompaniesProgress) => void): Promise<CompaniesResult> {
   const started = performance.now();
@@ -687,6 +688,6 @@ export async function generateCompanies(database: Database, opts: GenerateCompan
     inserted += Number(res!.n);
     onProgress?.({ existing, inserted, toAdd });
   }
-  if (inserted > 0) await query(database, 'analyze companies');
+  if (inserted > 0) await query(database, 'vacuum analyze companies');
   return { existing, inserted, total: existing + inserted, ms: performance.now() - started };
 }

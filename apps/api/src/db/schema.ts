@@ -239,7 +239,18 @@ export const companies = pgTable(
     currency: text('currency').notNull(),
     ...resourceColumns(),
   },
-  (t) => [uniqueIndex('companies_country_tax_id_idx').on(t.country, t.taxId), index('companies_legal_name_idx').on(t.legalName, t.id)],
+  (t) => [
+    uniqueIndex('companies_country_tax_id_idx').on(t.country, t.taxId),
+    // The list's sorts read these in order (a sort's tie-breaker, id, follows its direction, so one
+    // index serves both); the trigram indexes serve "contains" filters and the autocomplete, (PGlite
+    // runs no autovacuum: a bulk load ends with VACUUM, which merges their pending lists).
+    index('companies_legal_name_idx').on(t.legalName, t.id),
+    index('companies_trade_name_idx').on(t.tradeName, t.id),
+    index('companies_city_idx').on(t.city, t.id),
+    index('companies_country_idx').on(t.country, t.id),
+    index('companies_legal_name_trgm_idx').using('gin', sql`${t.legalName} gin_trgm_ops`),
+    index('companies_trade_name_trgm_idx').using('gin', sql`${t.tradeName} gin_trgm_ops`),
+  ],
 );
 
 /**

@@ -268,7 +268,9 @@ export function resourceRoutes(
 
   function orderOf(q: ListQuery) {
     const order = q.sort.map((s) => (s.desc ? desc(columns[s.field]!) : asc(columns[s.field]!)));
-    if (!q.sort.some((s) => s.field === 'id')) order.push(asc(columns.id!));
+    // The tie-breaker follows the first sort's direction, so an index on (field, id) serves the
+    // sort both ways (a mixed ORDER BY field DESC, id ASC cannot be read from it).
+    if (!q.sort.some((s) => s.field === 'id')) order.push(q.sort[0]?.desc ? desc(columns.id!) : asc(columns.id!));
     return order;
   }
 

@@ -5,11 +5,12 @@
  * the crash screen inside the shell instead of taking the shell down.
  */
 import { APP_ROUTES, type AppRoute } from '@backoffice/core/routes';
-import type { RouteObject } from 'react-router';
+import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { lazyScreen, retry } from '../lib/retry.ts';
 import type { RouteHandle } from '../lib/route-handle.ts';
 import { CleanRoute } from './clean-route.tsx';
 import { LocaleLayout } from './locale-layout.tsx';
+import { queryClient } from './providers.tsx';
 import { ReportRedirect } from './report-redirect.tsx';
 import { BootSplash, RootLayout } from './root-layout.tsx';
 import { RootErrorBoundary } from './route-error.tsx';
@@ -18,7 +19,22 @@ import { screenLoader } from './screens.ts';
 
 function screenRoute(route: AppRoute): RouteObject {
   const handle: RouteHandle = { menuId: route.menuId, screen: route.screen };
-  const lazy = lazyScreen(screenLoader(route.screen));
+  // A list route (not its /new or /:id) of a resource screen asks for its first page from the
+  // route's loader, which runs as soon as the screen's module is in, before the screen renders.
+  const isList = !/\/(new|:[a-z_]+)$/.test(route.pattern);
+  const load = screenLoader(route.screen);
+  const lazy = async () => {
+    const mod = await retry(load);
+    const prefetch = isList ? mod.prefetchList : undefined;
+    if (!prefetch) return { Component: mod.default };
+    return {
+      Component: mod.default,
+      loader: ({ request }: LoaderFunctionArgs) => {
+        prefetch(queryClient, new URL(request.url));
+        return null;
+      },
+    };
+  };
   if (route.pattern === '/') return { index: true, handle, lazy };
   return { path: route.pattern.slice(1), handle, lazy };
 }

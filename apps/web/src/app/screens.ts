@@ -4,8 +4,13 @@
  * the shell, with its real path, guard and menu entry.
  */
 import type { ComponentType } from 'react';
+import type { ListPrefetcher } from '../resources/resource-api.ts';
 
-export type ScreenLoader = () => Promise<{ default: ComponentType }>;
+/**
+ * A screen module: the page, and for a resource screen `prefetchList`, which asks for the first
+ * page of its list as the navigation starts (routes.tsx).
+ */
+export type ScreenLoader = () => Promise<{ default: ComponentType; prefetchList?: ListPrefetcher }>;
 
 export const beingBuilt: ScreenLoader = () => import('../features/being-built/being-built-page.tsx');
 

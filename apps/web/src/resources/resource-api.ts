@@ -4,12 +4,12 @@
  * so a screen with its own shape keeps the data logic and drops the generic components.
  */
 import type { HistoryEntry, Page, ResourceDef, UsedBy } from '@backoffice/core/resources/define';
-import { listQueryParams, type ListQuery } from '@backoffice/core/resources/list-query';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { listQueryParams, parseListQuery, type ListQuery } from '@backoffice/core/resources/list-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, handleSessionError, REST_BASE } from '../lib/api.ts';
 import { saveBlob } from '../lib/download.ts';
 import { FetchError } from '../lib/fetch-client.ts';
-import { useSession } from '../lib/session-store.ts';
+import { isTokenExpired, useSession } from '../lib/session-store.ts';
 
 export type ResourceRow = Record<string, unknown> & { id: number; version: number };
 
@@ -25,6 +25,30 @@ export function useResourceList(def: ResourceDef, query: ListQuery) {
     queryFn: ({ signal }) => api.request<Page<ResourceRow>>(rel(def), { query: params, signal }),
     // The previous page stays on screen while the next one loads.
     placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Asks for a list's page as the navigation to it starts (the route's loader), while the screen's
+ * code is evaluated and first rendered, under the key `useResourceList` reads, so the mounted list
+ * takes the answer instead of asking then (bench/README.md: the request left 450-700 ms after the
+ * click). Nothing without a live session; a URL whose query does not parse is left to the screen.
+ */
+export function listPrefetcher(def: ResourceDef): ListPrefetcher {
+  return (client, url) => prefetchResourceList(client, def, url);
+}
+
+export type ListPrefetcher = (client: QueryClient, url: URL) => void;
+
+export function prefetchResourceList(client: QueryClient, def: ResourceDef, url: URL): void {
+  const { user } = useSession.getState();
+  if (!user || isTokenExpired(user)) return;
+  const parsed = parseListQuery(def, Object.fromEntries(url.searchParams.entries()));
+  if (!parsed.ok) return;
+  const params = listQueryParams(parsed.value, def);
+  void client.prefetchQuery({
+    queryKey: resourceKey(def, 'list', params),
+    queryFn: ({ signal }) => api.request<Page<ResourceRow>>(rel(def), { query: params, signal }),
   });
 }
 

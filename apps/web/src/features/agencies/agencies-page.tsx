@@ -6,6 +6,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { agencies, MAX_AGENCY_CONTACTS } from '@backoffice/core/resources/agencies';
 import { Button, Input, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { listPrefetcher } from '../../resources/resource-api.ts';
 import { ResourcePage } from '../../resources/resource-page.tsx';
 
 interface Contact {
@@ -35,6 +36,9 @@ function ContactsInput({ id, value = [], onChange }: { id?: string; value?: Cont
     </div>
   );
 }
+
+/** The list's first page, asked for as the navigation starts (app/routes.tsx). */
+export const prefetchList = listPrefetcher(agencies);
 
 export default function AgenciesPage() {
   const { t } = useTranslation();

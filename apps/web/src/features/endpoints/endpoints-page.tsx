@@ -14,7 +14,7 @@ import { useNotice } from '../../components/use-notice.ts';
 import { api, errorText, isSessionError } from '../../lib/api.ts';
 import { t as translate } from '../../lib/i18n.ts';
 import { usePermission } from '../../lib/permission.tsx';
-import { resourceKey, type ResourceRow } from '../../resources/resource-api.ts';
+import { listPrefetcher, resourceKey, type ResourceRow } from '../../resources/resource-api.ts';
 import { ResourcePage } from '../../resources/resource-page.tsx';
 
 /** The dialog that shows a token this once. */
@@ -87,6 +87,9 @@ function RotateButton({ row }: { row: ResourceRow }) {
     </Button>
   );
 }
+
+/** The list's first page, asked for as the navigation starts (app/routes.tsx). */
+export const prefetchList = listPrefetcher(endpoints);
 
 export default function EndpointsPage() {
   const showToken = useTokenDialog();

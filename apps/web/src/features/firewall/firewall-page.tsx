@@ -17,7 +17,7 @@ import { useLocale } from '../../components/use-locale.ts';
 import { useNotice } from '../../components/use-notice.ts';
 import { api, errorText, isSessionError } from '../../lib/api.ts';
 import { usePermission } from '../../lib/permission.tsx';
-import { resourceKey, type ResourceRow } from '../../resources/resource-api.ts';
+import { listPrefetcher, resourceKey, type ResourceRow } from '../../resources/resource-api.ts';
 import { formatDateTime, optionLabel, StatusTag, type StatusTone } from '../../resources/resource-cells.tsx';
 import type { ResourceCells } from '../../resources/resource-list.tsx';
 import { ResourcePage } from '../../resources/resource-page.tsx';
@@ -118,6 +118,9 @@ function AddButton() {
     </>
   );
 }
+
+/** The list's first page, asked for as the navigation starts (app/routes.tsx). */
+export const prefetchList = listPrefetcher(firewallEntries);
 
 export default function FirewallPage() {
   const { t } = useTranslation();
