@@ -17,7 +17,9 @@ import {
   bigint,
   index,
   integer,
+  boolean,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   serial,
@@ -26,7 +28,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { roles, users } from './schema.ts';
+import { companies, resourceColumns, roles, users } from './schema.ts';
 
 const createdAt = timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -34,20 +36,55 @@ const updatedAt = timestamp('updated_at', { withTimezone: true }).notNull().defa
 // ---------------------------------------------------------------------------------------------
 // Entities (kept simple; the partner and publisher screens grow them later)
 
+/**
+ * Demand partners: the warehouse's dimension and the resource of the partner screens
+ * (packages/core/src/resources/demand-partners.ts) in one table. The warehouse loader writes
+ * name, type, status and qps_cap of its partners; every other column has a default.
+ */
 export const demandPartners = pgTable(
   'demand_partners',
   {
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
+    side: text('side').notNull().default('ssp'),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'restrict' }),
     /** DSP, SSP, network, amazon */
     type: text('type').notNull().default('DSP'),
+    accountManager: text('account_manager'),
     status: text('status').notNull().default('live'),
+    endpointUrl: text('endpoint_url'),
+    openrtbVersion: text('openrtb_version').notNull().default('2.6'),
+    gzip: boolean('gzip').notNull().default(true),
+    timeoutMs: integer('timeout_ms').notNull().default(300),
+    mediaTypes: jsonb('media_types').$type<string[]>().notNull().default(['banner']),
+    environments: jsonb('environments').$type<string[]>().notNull().default(['site']),
+    sizes: jsonb('sizes').$type<string[]>().notNull().default([]),
+    consentFrameworks: jsonb('consent_frameworks').$type<string[]>().notNull().default([]),
     /** Outgoing QPS cap (0 = none). */
     qpsCap: integer('qps_cap').notNull().default(0),
-    createdAt,
-    updatedAt,
+    simulateOnly: boolean('simulate_only').notNull().default(false),
+    geoAllow: jsonb('geo_allow').$type<string[]>().notNull().default([]),
+    geoDeny: jsonb('geo_deny').$type<string[]>().notNull().default([]),
+    defaultFloor: numeric('default_floor', { precision: 13, scale: 4 }).notNull().default('0'),
+    floorCurrency: text('floor_currency').notNull().default('USD'),
+    revenueSharePct: numeric('revenue_share_pct', { precision: 5, scale: 2 }).notNull().default('0'),
+    paymentTerms: text('payment_terms').notNull().default('net45'),
+    invoiceCurrency: text('invoice_currency').notNull().default('EUR'),
+    minAmount: numeric('min_amount', { precision: 11, scale: 2 }).notNull().default('0'),
+    vatId: text('vat_id'),
+    billingEmail: text('billing_email'),
+    sellerIdAtPartner: text('seller_id_at_partner'),
+    partnerDomain: text('partner_domain'),
+    certificationAuthorityId: text('certification_authority_id'),
+    ...resourceColumns(),
   },
-  (t) => [uniqueIndex('demand_partners_name_idx').on(sql`lower(${t.name})`)],
+  (t) => [
+    uniqueIndex('demand_partners_name_idx').on(sql`lower(${t.name})`),
+    // A network is registered once: by name (above) and by endpoint URL (stored normalised).
+    uniqueIndex('demand_partners_endpoint_url_idx').on(t.endpointUrl),
+    index('demand_partners_side_name_idx').on(t.side, t.name, t.id),
+    index('demand_partners_company_idx').on(t.companyId),
+  ],
 );
 
 export const supplyEndpoints = pgTable(

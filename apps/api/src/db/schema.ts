@@ -20,7 +20,7 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /** The columns every resource table has: optimistic-concurrency version, who and when. */
-function resourceColumns() {
+export function resourceColumns() {
   return {
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -242,7 +242,7 @@ export const companies = pgTable(
   (t) => [
     uniqueIndex('companies_country_tax_id_idx').on(t.country, t.taxId),
     // The list's sorts read these in order (a sort's tie-breaker, id, follows its direction, so one
-    // index serves both); the trigram indexes serve "contains" filters and the autocomplete, (PGlite
+    // index serves both); the trigram indexes serve "contains" filters and the autocomplete (PGlite
     // runs no autovacuum: a bulk load ends with VACUUM, which merges their pending lists).
     index('companies_legal_name_idx').on(t.legalName, t.id),
     index('companies_trade_name_idx').on(t.tradeName, t.id),

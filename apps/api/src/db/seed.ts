@@ -9,6 +9,7 @@ import { ADMIN_ROLE } from '@backoffice/core/acl';
 import { seedDemoAgencies, seedDemoCompanies } from './demo-companies.ts';
 import { seedDemoEndpoints } from './demo-endpoints.ts';
 import { seedDemoFirewall } from './demo-firewall.ts';
+import { seedDemoPartners } from './demo-partners.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -142,6 +143,7 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
     if (config.env !== 'test') {
       await seedDemoFirewall(database.db);
       await seedReportsDemo(database);
+      await seedDemoPartners(database.db);
     }
   }
   // A data set loaded by an earlier version lacks the rollups and levels added since: build them

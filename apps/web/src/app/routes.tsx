@@ -21,7 +21,7 @@ function screenRoute(route: AppRoute): RouteObject {
   const handle: RouteHandle = { menuId: route.menuId, screen: route.screen };
   // A list route (not its /new or /:id) of a resource screen asks for its first page from the
   // route's loader, which runs as soon as the screen's module is in, before the screen renders.
-  const isList = !/\/(new|:[a-z_]+)$/.test(route.pattern);
+  const isList = !/\/(new|:[A-Za-z_]+)$/.test(route.pattern);
   const load = screenLoader(route.screen);
   const lazy = async () => {
     const mod = await retry(load);

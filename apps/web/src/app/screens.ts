@@ -23,6 +23,9 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   agencies: () => import('../features/agencies/agencies-page.tsx'),
   ip_firewall: () => import('../features/firewall/firewall-page.tsx'),
   endpoints_management: () => import('../features/endpoints/endpoints-page.tsx'),
+  dp_ssp: () => import('../features/demand-partners/ssp-page.tsx'),
+  dp_performance: () => import('../features/demand-partners/performance-page.tsx'),
+  dp_ssp_register: () => import('../features/demand-partners/register-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {

@@ -31,6 +31,25 @@ export function ReferenceMultiSelect(props: Omit<ReferenceSelectProps, 'value' |
   return <ReferenceSelectBase {...props} multiple />;
 }
 
+/** The names of some rows of a resource (resolved with `ids=`, cached like the select's). */
+export function useReferenceLabels(resource: string, ids: readonly number[]) {
+  const def = RESOURCES[resource]!;
+  const path = `${def.path.replace(/^\/v1\//, '')}/autocomplete`;
+  return useQuery<Option[]>({
+    queryKey: ['api', 'resource', resource, 'autocomplete-ids', ids.join(',')],
+    queryFn: ({ signal }) => api.request<Option[]>(path, { query: { ids: ids.join(',') }, signal }),
+    enabled: ids.length > 0,
+    staleTime: 60_000,
+  });
+}
+
+/** The name of one row of a resource, as text. */
+export function ReferenceLabel({ resource, id }: { resource: string; id: number | null | undefined }) {
+  const labels = useReferenceLabels(resource, typeof id === 'number' ? [id] : []);
+  if (typeof id !== 'number') return <>—</>;
+  return <>{labels.data?.find((o) => o.id === id)?.value ?? `#${id}`}</>;
+}
+
 export function ReferenceSelect(props: ReferenceSelectProps) {
   return <ReferenceSelectBase {...props} value={props.value} onChange={(v) => props.onChange?.((v as number | null | undefined) ?? null)} />;
 }
@@ -65,12 +84,7 @@ function ReferenceSelectBase({
     enabled: term.length >= 2,
   });
   const ids = Array.isArray(value) ? value : typeof value === 'number' ? [value] : [];
-  const current = useQuery<Option[]>({
-    queryKey: ['api', 'resource', resource, 'autocomplete-ids', ids.join(',')],
-    queryFn: ({ signal }) => api.request<Option[]>(path, { query: { ids: ids.join(',') }, signal }),
-    enabled: ids.length > 0,
-    staleTime: 60_000,
-  });
+  const current = useReferenceLabels(resource, ids);
   const options = new Map<number, string>();
   for (const o of current.data ?? []) options.set(o.id, o.value);
   for (const o of found.data ?? []) options.set(o.id, o.value);

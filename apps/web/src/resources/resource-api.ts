@@ -10,6 +10,7 @@ import { api, handleSessionError, REST_BASE } from '../lib/api.ts';
 import { saveBlob } from '../lib/download.ts';
 import { FetchError } from '../lib/fetch-client.ts';
 import { isTokenExpired, useSession } from '../lib/session-store.ts';
+import { withFixed } from './use-list-query.ts';
 
 export type ResourceRow = Record<string, unknown> & { id: number; version: number };
 
@@ -34,18 +35,18 @@ export function useResourceList(def: ResourceDef, query: ListQuery) {
  * takes the answer instead of asking then (bench/README.md: the request left 450-700 ms after the
  * click). Nothing without a live session; a URL whose query does not parse is left to the screen.
  */
-export function listPrefetcher(def: ResourceDef): ListPrefetcher {
-  return (client, url) => prefetchResourceList(client, def, url);
+export function listPrefetcher(def: ResourceDef, fixed?: Record<string, string>): ListPrefetcher {
+  return (client, url) => prefetchResourceList(client, def, url, fixed);
 }
 
 export type ListPrefetcher = (client: QueryClient, url: URL) => void;
 
-export function prefetchResourceList(client: QueryClient, def: ResourceDef, url: URL): void {
+export function prefetchResourceList(client: QueryClient, def: ResourceDef, url: URL, fixed?: Record<string, string>): void {
   const { user } = useSession.getState();
   if (!user || isTokenExpired(user)) return;
   const parsed = parseListQuery(def, Object.fromEntries(url.searchParams.entries()));
   if (!parsed.ok) return;
-  const params = listQueryParams(parsed.value, def);
+  const params = listQueryParams(withFixed(def, parsed.value, fixed), def);
   void client.prefetchQuery({
     queryKey: resourceKey(def, 'list', params),
     queryFn: ({ signal }) => api.request<Page<ResourceRow>>(rel(def), { query: params, signal }),

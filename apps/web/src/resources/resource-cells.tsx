@@ -10,7 +10,8 @@ const regionNames = new Map<string, Intl.DisplayNames>();
 export function optionLabel(meta: FieldMeta, value: string, locale: string): string {
   const key = `${meta.label}.${value}`;
   if (i18n.exists(key)) return t(key);
-  if (/^[A-Z]{2}$/.test(value) && meta.label.endsWith('country')) {
+  // Two capital letters with no label of their own: a country code (a company's country, a geo list).
+  if (/^[A-Z]{2}$/.test(value)) {
     let names = regionNames.get(locale);
     if (!names) {
       names = new Intl.DisplayNames([locale], { type: 'region' });
@@ -36,7 +37,7 @@ export function valueText(meta: FieldMeta | undefined, value: unknown, locale: s
   if (meta?.type === 'message' && typeof value === 'string') return i18n.exists(value) ? t(value) : value;
   if (meta?.type === 'boolean') return value ? t('common.yes') : t('common.no');
   if (meta?.type === 'json') return listText(value, meta) || '—';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return numberText(meta, value, locale) ?? (typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
 
 /** A JSON list as text: the names of a list of objects, or the items of a list of texts. */
@@ -72,5 +73,23 @@ export function fieldCell(meta: FieldMeta, value: unknown, locale: string, label
   if (meta.type === 'boolean') return <StatusTag tone={value ? 'ok' : 'off'}>{value ? t('common.yes') : t('common.no')}</StatusTag>;
   if (meta.type === 'datetime') return formatDateTime(value, locale);
   if (meta.type === 'message' && typeof value === 'string') return i18n.exists(value) ? t(value) : value;
-  return String(value);
+  return numberText(meta, value, locale) ?? String(value);
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+/**
+ * A number, a percentage or an amount as the locale writes it (15,000 / 15.000; an amount with 2 to
+ * 4 decimals), for display only: amounts arrive as decimal text and are never computed with here.
+ */
+function numberText(meta: FieldMeta | undefined, value: unknown, locale: string): string | null {
+  if (meta?.type !== 'number' && meta?.type !== 'money' && meta?.type !== 'percent') return null;
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isFinite(n)) return null;
+  const key = `${locale}:${meta.type}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, meta.type === 'money' ? { minimumFractionDigits: 2, maximumFractionDigits: 4 } : { maximumFractionDigits: 2 });
+    numberFormats.set(key, format);
+  }
+  return format.format(n);
 }

@@ -7,7 +7,7 @@
  */
 import type { ChangedBy, FieldMeta, ResourceDef } from '@backoffice/core/resources/define';
 import { issuesToErrors } from '@backoffice/core/validation-errors';
-import { Button, Form, Input, InputNumber, Modal, Select, Space, Switch, Table } from 'antd';
+import { Badge, Button, Form, Input, InputNumber, Modal, Select, Space, Switch, Table, Tabs } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
@@ -32,6 +32,11 @@ export interface ResourceFormProps {
   extra?: ReactNode;
   /** Inputs of the entity's own for some fields (a list editor, …); Form.Item gives each its value and onChange. */
   inputs?: Record<string, ReactNode>;
+  /**
+   * Values this screen fixes (the side of a partner list): a new row takes them, and their inputs
+   * are not shown.
+   */
+  fixed?: Values;
 }
 
 const writableFields = (def: ResourceDef) => Object.keys(def.schema.shape);
@@ -42,25 +47,38 @@ function schemaDefault(def: ResourceDef, field: string): unknown {
   return zdef?.type === 'default' ? zdef.defaultValue : undefined;
 }
 
-function initialValues(def: ResourceDef, row: ResourceRow | null): Values {
+export function initialValues(def: ResourceDef, row: ResourceRow | null, fixed: Values = {}): Values {
   const out: Values = {};
   for (const f of writableFields(def)) {
     const type = def.fields[f]!.type;
     const empty =
       type === 'json' ? [] : type === 'boolean' ? false : type === 'enum' || type === 'ref' || type === 'percent' || type === 'number' || type === 'money' ? undefined : '';
-    out[f] = row?.[f] ?? schemaDefault(def, f) ?? empty;
+    out[f] = row?.[f] ?? fixed[f] ?? schemaDefault(def, f) ?? empty;
   }
   return out;
 }
 
+/** The groups of a resource's form fields, in declaration order (none: one plain form). */
+export function fieldGroups(def: ResourceDef, fields: readonly string[]): { group: string; fields: string[] }[] {
+  const groups: { group: string; fields: string[] }[] = [];
+  for (const f of fields) {
+    const group = def.fields[f]?.group;
+    if (!group) continue;
+    const found = groups.find((g) => g.group === group);
+    if (found) found.fields.push(f);
+    else groups.push({ group, fields: [f] });
+  }
+  return groups;
+}
+
 /** Form values as the API takes them: empty optional texts as null. */
-function cleaned(def: ResourceDef, values: Values): Values {
+export function cleaned(def: ResourceDef, values: Values): Values {
   const out: Values = {};
   for (const f of writableFields(def)) out[f] = values[f] === undefined ? null : values[f];
   return out;
 }
 
-const translated = (key: string) => (i18n.exists(key) ? i18n.t(key) : key);
+export const translated = (key: string) => (i18n.exists(key) ? i18n.t(key) : key);
 
 /** The input of a field; Form.Item's id, value and onChange are passed on to it. */
 function FieldInput({ meta, locale, ...control }: { meta: FieldMeta; locale: string; id?: string; value?: never; onChange?: never }) {
@@ -72,30 +90,50 @@ function FieldInput({ meta, locale, ...control }: { meta: FieldMeta; locale: str
   }
   if (meta.type === 'boolean') return <Switch {...control} />;
   if (meta.type === 'json' && meta.options) {
-    return <Select {...control} mode="multiple" allowClear options={meta.options.map((o) => ({ value: o, label: optionLabel(meta, o, locale) }))} />;
+    // Typing finds options by what they read (a translated label), not by their stored value.
+    return (
+      <Select
+        {...control}
+        mode="multiple"
+        allowClear
+        showSearch={{ optionFilterProp: 'label' }}
+        options={meta.options.map((o) => ({ value: o, label: optionLabel(meta, o, locale) }))}
+      />
+    );
   }
   if (meta.type === 'percent') return <InputNumber {...control} min={0} max={100} step={0.01} precision={2} stringMode style={{ width: '100%' }} />;
-  if (meta.type === 'number' || meta.type === 'money') return <InputNumber {...control} style={{ width: '100%' }} />;
+  if (meta.type === 'money') return <InputNumber {...control} min={0} stringMode style={{ width: '100%' }} />;
+  if (meta.type === 'number') return <InputNumber {...control} style={{ width: '100%' }} />;
   return <Input {...control} type={meta.type === 'email' ? 'email' : meta.type === 'url' ? 'url' : 'text'} autoComplete="off" />;
 }
 
-export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs }: ResourceFormProps) {
+/** Form items for some fields of a resource, in the form's grid. */
+export function FieldGrid({ def, fields, inputs, locale }: { def: ResourceDef; fields: readonly string[]; inputs?: Record<string, ReactNode>; locale: string }) {
   const { t } = useTranslation();
-  const locale = useLocale();
-  const [form] = Form.useForm<Values>();
-  const [dirty, setDirty] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [version, setVersion] = useState<number | null>(row?.version ?? null);
-  const [conflict, setConflict] = useState<{ current: ResourceRow; mine: Values } | null>(null);
+  return (
+    <div className="bo-res-form__grid">
+      {fields.map((field) => {
+        const meta = def.fields[field]!;
+        return (
+          <Form.Item
+            key={field}
+            name={field}
+            label={t(meta.label)}
+            valuePropName={meta.type === 'boolean' ? 'checked' : undefined}
+            className={(meta.type === 'text' && field.includes('address')) || meta.type === 'url' || (meta.type === 'json' && !meta.options) ? 'bo-res-form__wide' : undefined}
+          >
+            {inputs?.[field] ?? <FieldInput meta={meta} locale={locale} />}
+          </Form.Item>
+        );
+      })}
+    </div>
+  );
+}
 
-  // A fresh row from the server (after a save, or loaded in another way) resets the form.
-  useEffect(() => {
-    form.setFieldsValue(initialValues(def, row));
-    setVersion(row?.version ?? null);
-    setDirty(false);
-  }, [row, def, form]);
-
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !saving && currentLocation.pathname !== nextLocation.pathname);
+/** Asks before leaving (another route, a reload, closing the tab) while `active`. */
+export function useUnsavedGuard(active: boolean): void {
+  const { t } = useTranslation();
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => active && currentLocation.pathname !== nextLocation.pathname);
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
     Modal.confirm({
@@ -109,14 +147,43 @@ export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs }: Re
     });
   }, [blocker, t]);
   useEffect(() => {
-    if (!dirty) return;
+    if (!active) return;
     const warn = (e: BeforeUnloadEvent) => e.preventDefault();
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  }, [active]);
+}
+
+export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs, fixed }: ResourceFormProps) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const [form] = Form.useForm<Values>();
+  const [dirty, setDirty] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [version, setVersion] = useState<number | null>(row?.version ?? null);
+  const [conflict, setConflict] = useState<{ current: ResourceRow; mine: Values } | null>(null);
+  const shown = writableFields(def).filter((f) => !fixed || !(f in fixed));
+  const groups = fieldGroups(def, shown);
+  const [group, setGroup] = useState<string | undefined>(groups[0]?.group);
+  const [errored, setErrored] = useState<string[]>([]);
+
+  // A fresh row from the server (after a save, or loaded in another way) resets the form.
+  useEffect(() => {
+    form.setFieldsValue(initialValues(def, row, fixed));
+    setVersion(row?.version ?? null);
+    setDirty(false);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `fixed` is a screen constant
+  }, [row, def, form]);
+
+  useUnsavedGuard(dirty && !saving);
 
   const showErrors = (errors: Record<string, string>) => {
+    const names = Object.keys(errors).map((name) => name.split('.')[0]!);
     form.setFields(Object.entries(errors).map(([name, key]) => ({ name: name.split('.')[0]!, errors: [translated(key)] })));
+    setErrored(names);
+    // On a form in tabs, the first tab with an error comes to the front.
+    const first = groups.find((g) => g.fields.some((f) => names.includes(f)));
+    if (first) setGroup(first.group);
   };
 
   const send = async (values: Values, withVersion: number | null) => {
@@ -139,6 +206,7 @@ export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs }: Re
   };
 
   const submit = async () => {
+    setErrored([]);
     const values = cleaned(def, form.getFieldsValue(true));
     // The same schema as the API: the same message keys, before a round trip.
     const check = (def.input ?? def.schema).safeParse(values, { reportInput: true });
@@ -165,22 +233,29 @@ export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs }: Re
         className="bo-res-form"
         data-testid={`resource-form-${def.name}`}
       >
-        <div className="bo-res-form__grid">
-          {writableFields(def).map((field) => {
-            const meta = def.fields[field]!;
-            return (
-              <Form.Item
-                key={field}
-                name={field}
-                label={t(meta.label)}
-                valuePropName={meta.type === 'boolean' ? 'checked' : undefined}
-                className={(meta.type === 'text' && field.includes('address')) || meta.type === 'url' || (meta.type === 'json' && !meta.options) ? 'bo-res-form__wide' : undefined}
-              >
-                {inputs?.[field] ?? <FieldInput meta={meta} locale={locale} />}
-              </Form.Item>
-            );
-          })}
-        </div>
+        {groups.length > 1 ? (
+          <Tabs
+            className="bo-res-form__groups"
+            activeKey={group}
+            onChange={setGroup}
+            items={groups.map((g) => {
+              const errors = g.fields.filter((f) => errored.includes(f)).length;
+              return {
+                key: g.group,
+                forceRender: true,
+                label: (
+                  <span data-testid={`resource-group-${g.group}`}>
+                    {t(`${def.entity}.group.${g.group}`)}
+                    {errors > 0 ? <Badge count={errors} size="small" className="bo-res-form__group-errors" /> : null}
+                  </span>
+                ),
+                children: <FieldGrid def={def} fields={g.fields} inputs={inputs} locale={locale} />,
+              };
+            })}
+          />
+        ) : (
+          <FieldGrid def={def} fields={shown} inputs={inputs} locale={locale} />
+        )}
         <Space wrap className="bo-res-form__actions">
           <Button type="primary" htmlType="submit" loading={saving} disabled={disabled} data-testid="resource-save">
             {t('resource.save')}
@@ -197,7 +272,7 @@ export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs }: Re
           <Button
             key="reload"
             onClick={() => {
-              form.setFieldsValue(initialValues(def, conflict!.current));
+              form.setFieldsValue(initialValues(def, conflict!.current, fixed));
               setVersion(conflict!.current.version);
               setDirty(false);
               setConflict(null);

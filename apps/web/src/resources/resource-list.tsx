@@ -22,7 +22,7 @@ import { useViewport } from '../lib/use-viewport.ts';
 import { downloadResourceExport, useResourceList, type ResourceRow } from './resource-api.ts';
 import { fieldCell, optionLabel } from './resource-cells.tsx';
 import { ReferenceMultiSelect } from './reference-select.tsx';
-import { useListQuery } from './use-list-query.ts';
+import { useListQuery, withFixed } from './use-list-query.ts';
 import './resources.css';
 
 export interface ResourceListProps {
@@ -36,6 +36,10 @@ export interface ResourceListProps {
   actions?: ReactNode;
   /** Cells of the entity's own for some fields (a status tag with its reason, …). */
   cells?: ResourceCells;
+  /** Values this screen fixes (a partner list's side): always filtered on, never shown. */
+  fixed?: Record<string, string>;
+  /** Where New leads under /{lang}, when not to `basePath/new` (a guided registration). */
+  newPath?: string;
 }
 
 /** A field's cell of the entity's own: the value and the whole row. */
@@ -44,9 +48,9 @@ export type ResourceCells = Record<string, (value: unknown, row: ResourceRow) =>
 const columnsKey = (userId: number | undefined, name: string) => `bo.columns.${userId ?? 0}.${name}`;
 
 /** The visible columns, remembered per user and resource in local storage. */
-function useVisibleColumns(def: ResourceDef): [string[], (next: string[]) => void] {
+function useVisibleColumns(def: ResourceDef, fixed: Record<string, string> | undefined): [string[], (next: string[]) => void] {
   const userId = useSession((s) => s.user?.id);
-  const fallback = Object.entries(def.fields).filter(([, m]) => m.list).map(([k]) => k);
+  const fallback = Object.entries(def.fields).filter(([k, m]) => m.list && !(fixed && k in fixed)).map(([k]) => k);
   const [visible, setVisible] = useState<string[]>(() => {
     try {
       const saved = JSON.parse(localStorage.getItem(columnsKey(userId, def.name)) ?? 'null') as unknown;
@@ -84,15 +88,18 @@ function TextFilter({ label, value, onChange }: { label: string; value: string; 
   );
 }
 
-export function ResourceList({ def, basePath, title, extraColumns = [], actions, cells }: ResourceListProps) {
+export function ResourceList({ def, basePath, title, extraColumns = [], actions, cells, fixed, newPath }: ResourceListProps) {
   const { t } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
   const notice = useNotice();
-  const { query, setPage, setSort, setFilter, clearFilters } = useListQuery(def);
-  const list = useResourceList(def, query);
+  const { query: urlQuery, setPage, setSort, setFilter, clearFilters } = useListQuery(def);
+  const query = useMemo(() => (fixed ? { ...urlQuery, filters: urlQuery.filters.filter((f) => !(f.field in fixed)) } : urlQuery), [urlQuery, fixed]);
+  const listQuery = useMemo(() => withFixed(def, urlQuery, fixed), [def, urlQuery, fixed]);
+  const list = useResourceList(def, listQuery);
   const canWrite = usePermission(def.acl, 'write');
-  const [visible, setVisible] = useVisibleColumns(def);
+  const [visible, setVisible] = useVisibleColumns(def, fixed);
+  const fields = Object.entries(def.fields).filter(([k]) => !(fixed && k in fixed));
   const [exporting, setExporting] = useState(false);
   const { isMobile } = useViewport();
   // On a phone the filters fold away behind a button (with how many apply), so the rows come first.
@@ -100,7 +107,7 @@ export function ResourceList({ def, basePath, title, extraColumns = [], actions,
   const lang = locale;
 
   const filterOf = (field: string) => query.filters.find((f) => f.field === field);
-  const filters = Object.entries(def.fields).filter(([, m]) => m.filter);
+  const filters = fields.filter(([, m]) => m.filter);
 
   const columns = useMemo<TableColumnsType<ResourceRow>>(() => {
     const sortOf = (field: string): 'ascend' | 'descend' | null => {
@@ -127,7 +134,7 @@ export function ResourceList({ def, basePath, title, extraColumns = [], actions,
   const exportAs = async (format: 'csv' | 'xlsx') => {
     setExporting(true);
     try {
-      await downloadResourceExport(def, query, format);
+      await downloadResourceExport(def, listQuery, format);
     } catch (error) {
       void notice.error(errorText(error));
     } finally {
@@ -250,7 +257,7 @@ export function ResourceList({ def, basePath, title, extraColumns = [], actions,
   const page = list.data;
   const chooser = (
     <div className="bo-res-chooser" role="group" aria-label={t('resource.columns')}>
-      {Object.entries(def.fields)
+      {fields
         .filter(([, m]) => m.type !== 'json')
         .map(([field, meta]) => (
           <Checkbox
@@ -290,7 +297,7 @@ export function ResourceList({ def, basePath, title, extraColumns = [], actions,
             </Button>
           </Dropdown>
           {canWrite && offers(def, 'create') ? (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(`/${lang}${basePath}/new`)} data-testid="resource-new">
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(`/${lang}${newPath ?? `${basePath}/new`}`)} data-testid="resource-new">
               {t('resource.new')}
             </Button>
           ) : null}

@@ -9,7 +9,7 @@ import { RESOURCES } from '@backoffice/core/resources/index';
 import { Alert, App, Button, Descriptions, Empty, List, Result, Space, Spin, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useLocale } from '../components/use-locale.ts';
 import { useNotice } from '../components/use-notice.ts';
 import { errorText } from '../lib/api.ts';
@@ -41,6 +41,10 @@ export interface ResourcePageProps {
   rowActions?: (row: ResourceRow) => ReactNode;
   /** After a create, before the new row opens (a token shown once, …). */
   onCreated?: (row: ResourceRow) => void | Promise<void>;
+  /** Values this screen fixes (a partner list's side): filtered on, set on new rows, not shown. */
+  fixed?: Record<string, string>;
+  /** Where New leads, when not to `basePath/new` (a guided registration). */
+  newPath?: string;
 }
 
 /** Whether any declared resource refers to this one (then its page has a "used by" tab). */
@@ -129,7 +133,7 @@ function UsedByTab({ def, id }: { def: ResourceDef; id: number }) {
   return <List dataSource={used.data} renderItem={(u) => <List.Item key={u.resource}>{t(u.label)}: {u.count}</List.Item>} />;
 }
 
-function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, rowActions, onCreated, id }: ResourcePageProps & { id: number | null }) {
+function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, rowActions, onCreated, fixed, id }: ResourcePageProps & { id: number | null }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
@@ -194,6 +198,7 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, row
       row={current}
       onSubmit={submit}
       inputs={inputs}
+      fixed={fixed}
       disabled={!canWrite}
       extra={
         current && canWrite && offers(def, 'delete') ? (
@@ -257,9 +262,11 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, row
 /** The list, new and detail screens of one resource, chosen by the URL's last segment. */
 export function ResourcePage(props: ResourcePageProps) {
   const { t } = useTranslation();
-  const { id: param } = useParams();
+  // The segment after basePath, whatever the route calls it (`:id`, `:network`, `new`).
   const { pathname } = useLocation();
-  const id = param ?? (pathname.endsWith(`${props.basePath}/new`) ? 'new' : undefined);
+  const at = pathname.indexOf(`${props.basePath}/`);
+  const rest = at >= 0 ? pathname.slice(at + props.basePath.length + 1).replace(/\/$/, '') : '';
+  const id = rest === '' ? undefined : rest;
   if (id === undefined)
     return (
       <ResourceList
@@ -269,6 +276,8 @@ export function ResourcePage(props: ResourcePageProps) {
         cells={props.cells}
         extraColumns={props.extraColumns}
         actions={props.listActions}
+        fixed={props.fixed}
+        newPath={props.newPath}
       />
     );
   if (id === 'new') return <Detail {...props} id={null} />;

@@ -31,3 +31,16 @@ export function useListQuery(def: ResourceDef) {
     clearFilters: () => apply({ ...query, page: 1, filters: [] }),
   };
 }
+
+/**
+ * Fixed values of a screen (a partner list's side) as the list's filters: the URL's own filters on
+ * those fields give way to them. Each is an `in` filter of one value (or `eq` for a field that
+ * filters by equality).
+ */
+export function withFixed(def: ResourceDef, query: ListQuery, fixed: Record<string, string> | undefined): ListQuery {
+  if (!fixed) return query;
+  const extra: Filter[] = Object.entries(fixed).map(([field, value]) =>
+    def.fields[field]?.filter === 'eq' ? { field, kind: 'eq', value } : { field, kind: 'in', values: [value] },
+  );
+  return { ...query, filters: [...query.filters.filter((f) => !(f.field in fixed)), ...extra] };
+}

@@ -8,6 +8,7 @@ import { dashboard as enDashboard } from './en/dashboard.ts';
 import { dataviewer as enDataviewer } from './en/dataviewer.ts';
 import { inputs as enInputs } from './en/inputs.ts';
 import { menu as enMenu } from './en/menu.ts';
+import { partners as enPartners } from './en/partners.ts';
 import { qps as enQps } from './en/qps.ts';
 import { reports as enReports } from './en/reports.ts';
 import { resources as enResources } from './en/resources.ts';
@@ -19,6 +20,7 @@ import { dashboard as esDashboard } from './es/dashboard.ts';
 import { dataviewer as esDataviewer } from './es/dataviewer.ts';
 import { inputs as esInputs } from './es/inputs.ts';
 import { menu as esMenu } from './es/menu.ts';
+import { partners as esPartners } from './es/partners.ts';
 import { qps as esQps } from './es/qps.ts';
 import { reports as esReports } from './es/reports.ts';
 import { resources as esResources } from './es/resources.ts';
@@ -29,9 +31,9 @@ export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources } as const;
+export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners } as const;
 export type MessageKey = keyof typeof en;
-export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources };
+export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners };
 
 export const catalogues: Record<Locale, Record<string, string>> = { en, es };
 

@@ -28,6 +28,11 @@ export interface FieldMeta {
   ref?: string;
   /** Not sent by forms: set by the server (id, version, created_at…). */
   readOnly?: boolean;
+  /**
+   * The section it belongs to (`identity`, `pricing`…): an entity with many fields declares them
+   * in groups, and the form shows one tab per group (label `${entity}.group.${group}`).
+   */
+  group?: string;
 }
 
 export interface ResourceDef<S extends z.ZodObject = z.ZodObject> {

@@ -2,6 +2,7 @@
 import { agencies } from './agencies.ts';
 import { companies } from './companies.ts';
 import type { ResourceDef } from './define.ts';
+import { demandPartners } from './demand-partners.ts';
 import { endpoints } from './endpoints.ts';
 import { firewallEntries } from './firewall-entries.ts';
 import { savedDataviewers } from './saved-dataviewers.ts';
@@ -10,6 +11,7 @@ export const RESOURCES: Readonly<Record<string, ResourceDef>> = {
   companies,
   agencies,
   endpoints,
+  demand_partners: demandPartners,
   firewall_entries: firewallEntries,
   saved_dataviewers: savedDataviewers,
 };

@@ -149,6 +149,9 @@ export function QpsResult({ graph, state, answer, loading, onRange }: QpsResultP
             </section>
             <Changes answer={answer} />
           </>
+        ) : answer && answer.annotations.length > 0 ? (
+          // No traffic in the range (a partner just registered, a paused one), but changes to show.
+          <Changes answer={answer} />
         ) : null}
       </div>
     </Spin>

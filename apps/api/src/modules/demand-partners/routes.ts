@@ -1,0 +1,25 @@
+/**
+ * Demand partners on the resource layer (`/v1/partners/demand`): the warehouse's partners table
+ * with the partner screens' fields. A network is registered once: the same name (any case) or the
+ * same endpoint URL (stored normalised) is refused with a field error. Partners are archived
+ * (status), never deleted: reports and deals refer to them. Changes are audited as
+ * `demand_partner.update` with the fields' before and after, which the QPS graph shows as
+ * annotations (a QPS cap change names both caps).
+ */
+import { demandPartners } from '@backoffice/core/resources/demand-partners';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { demandPartners as demandPartnersTable } from '../../db/schema-reports.ts';
+import { acceptJsonBodiesOnly } from '../../lib/json-only.ts';
+import { resourceRoutes } from '../../resources/routes.ts';
+
+export async function demandPartnerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  acceptJsonBodiesOnly(app);
+  resourceRoutes(app, ctx, demandPartners, {
+    table: demandPartnersTable,
+    unique: [
+      { constraint: 'demand_partners_name_idx', field: 'name', key: 'demand_partner.name_taken' },
+      { constraint: 'demand_partners_endpoint_url_idx', field: 'endpoint_url', key: 'demand_partner.url_taken' },
+    ],
+  });
+}
