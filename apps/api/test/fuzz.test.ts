@@ -348,7 +348,9 @@ async function problemOf(op: Operation, c: Case): Promise<{ request: InjectOptio
     const sent = await send(op, c);
     request = sent.request;
     const { res } = sent;
-    const problem = res.statusCode >= 500 ? `answered ${res.statusCode}` : envelopeProblem(res);
+    // A public standard's document outside the API (/sellers.json) is that standard's JSON, not the envelope.
+    const standardDocument = !op.path.startsWith('/v1/') && res.statusCode >= 200 && res.statusCode < 400;
+    const problem = res.statusCode >= 500 ? `answered ${res.statusCode}` : standardDocument ? null : envelopeProblem(res);
     return { request, problem: problem && `${res.statusCode} ${problem}: ${short(res.body, 300)}` };
   } catch (err) {
     // A streamed answer (a file) that broke off after it started: the client gets half a file.

@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { auditLog, companies, settings, users } from './schema.ts';
-import { demandPartners } from './schema-reports.ts';
+import { demandPartners, publishers } from './schema-reports.ts';
 
 interface PartnerDetails {
   company?: string;
@@ -56,6 +56,14 @@ const PERFORMANCE_PARTNERS: (PartnerDetails & { name: string; type: 'DSP' | 'net
   { name: 'Cierzo Installs', type: 'DSP', company: 'Mediterránea de Publicidad Digital S.A.', manager: 'Raúl Moreno', status: 'draft', timeout: 300, media: ['banner'], env: ['app'], floor: '0.05', share: '35', terms: 'net30' },
 ];
 
+/** Publishers of the performance side (the warehouse's are the SSP's). */
+const PERFORMANCE_PUBLISHERS = [
+  { name: 'Ofertas Costa Brava', sellerId: 'perf-0001', sellerDomain: 'ofertascostabrava.example', manager: 'Pablo Navarro Gil', revenueSharePct: '65', minPayout: '50', billingEmail: 'pagos@ofertascostabrava.example' },
+  { name: 'Recetas de la Abuela', sellerId: 'perf-0002', sellerDomain: 'recetasabuela.example', manager: 'Pablo Navarro Gil', revenueSharePct: '70', minPayout: '50', billingEmail: 'admin@recetasabuela.example' },
+  { name: 'Motor Ibérico Apps', sellerId: 'perf-0003', sellerDomain: 'motoriberico.example', manager: 'Raúl Moreno', revenueSharePct: '60', minPayout: '100', billingEmail: 'finance@motoriberico.example' },
+  { name: 'Viajes Cantábrico Network', sellerId: 'perf-0004', sellerType: 'INTERMEDIARY', sellerDomain: null, manager: 'Raúl Moreno', revenueSharePct: '55', minPayout: '200', billingEmail: 'billing@cantabrico.example' },
+];
+
 export async function seedDemoPartners(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
@@ -90,6 +98,23 @@ export async function seedDemoPartners(db: Db): Promise<void> {
     for (const p of existing) {
       const d = SSP_DETAILS[p.name];
       if (d) await t.update(demandPartners).set(values(p.name, d)).where(sql`${demandPartners.id} = ${p.id}`);
+    }
+    // The warehouse's publishers (SSP side): an account manager, their share and terms.
+    await t.execute(sql`
+      UPDATE publishers SET
+        manager = (ARRAY['Marco Bianchi', 'Montserrat Puig', 'Jordi Ferrer', 'Aitana Romero'])[id % 4 + 1],
+        revenue_share_pct = 60 + (id % 5) * 5,
+        payment_terms = (ARRAY['net30', 'net45', 'net60'])[id % 3 + 1],
+        min_payout = 50 + (id % 4) * 50,
+        billing_email = 'payments@' || coalesce(seller_domain, 'publisher.example'),
+        created_by = ${lead?.id ?? null}, updated_by = ${lead?.id ?? null}
+      WHERE side = 'ssp'`);
+    for (const [i, p] of PERFORMANCE_PUBLISHERS.entries()) {
+      const at = sql`now() - make_interval(days => ${30 - i * 6}::int)`;
+      await t
+        .insert(publishers)
+        .values({ ...p, side: 'performance', status: 'live', currency: 'EUR', paymentTerms: 'net30', createdBy: lead?.id ?? null, updatedBy: lead?.id ?? null, createdAt: at, updatedAt: at })
+        .onConflictDoNothing();
     }
     for (const [i, p] of PERFORMANCE_PARTNERS.entries()) {
       const at = sql`now() - make_interval(days => ${40 - i * 7}::int)`;

@@ -100,18 +100,37 @@ export const supplyEndpoints = pgTable(
   (t) => [uniqueIndex('supply_endpoints_name_idx').on(sql`lower(${t.name})`)],
 );
 
+/**
+ * Publishers: the warehouse's dimension and the resource of the publisher screens
+ * (packages/core/src/resources/publishers.ts) in one table; the loader writes name and seller_id.
+ */
 export const publishers = pgTable(
   'publishers',
   {
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
+    side: text('side').notNull().default('ssp'),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'restrict' }),
+    manager: text('manager'),
+    status: text('status').notNull().default('live'),
+    revenueSharePct: numeric('revenue_share_pct', { precision: 5, scale: 2 }).notNull().default('0'),
+    paymentTerms: text('payment_terms').notNull().default('net45'),
+    minPayout: numeric('min_payout', { precision: 11, scale: 2 }).notNull().default('0'),
+    currency: text('currency').notNull().default('EUR'),
+    billingEmail: text('billing_email'),
     /** sellers.json seller id */
     sellerId: text('seller_id'),
-    status: text('status').notNull().default('live'),
-    createdAt,
-    updatedAt,
+    sellerType: text('seller_type').notNull().default('PUBLISHER'),
+    sellerDomain: text('seller_domain'),
+    isConfidential: boolean('is_confidential').notNull().default(false),
+    ...resourceColumns(),
   },
-  (t) => [index('publishers_name_idx').on(sql`lower(${t.name})`)],
+  (t) => [
+    index('publishers_name_idx').on(sql`lower(${t.name})`),
+    // sellers.json: a seller id appears once in the file.
+    uniqueIndex('publishers_seller_id_idx').on(t.sellerId),
+    index('publishers_side_name_idx').on(t.side, t.name, t.id),
+  ],
 );
 
 export const sites = pgTable(

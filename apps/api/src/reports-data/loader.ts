@@ -17,6 +17,7 @@ import {
   type GenerateOptions,
   type QpsRow,
 } from './generator.ts';
+import { ENV } from './catalog.ts';
 import { rebuildQpsRollup, rebuildRollups } from './rollups.ts';
 import { exec, query } from './sql.ts';
 
@@ -88,8 +89,11 @@ async function loadEntities(database: Database, scenario: Scenario): Promise<voi
     [col(e, (x) => x.id), col(e, (x) => x.name), col(e, (x) => x.region), col(e, (x) => endpointCap(scenario, x.id))],
     ['name', 'region', 'qps_cap']);
   const pubs = catalog.publishers;
-  await upsert(database, 'publishers', ['id', 'name', 'seller_id'], ['int4', 'text', 'text'],
-    [col(pubs, (x) => x.id), col(pubs, (x) => x.name), col(pubs, (x) => x.sellerId)], ['name', 'seller_id']);
+  // A publisher's sellers.json domain: its first web site (every generated publisher has one).
+  const domainOf = new Map<number, string>();
+  for (const site of catalog.sites) if (site.environmentId === ENV.web && !domainOf.has(site.publisherId)) domainOf.set(site.publisherId, site.name);
+  await upsert(database, 'publishers', ['id', 'name', 'seller_id', 'seller_domain'], ['int4', 'text', 'text', 'text'],
+    [col(pubs, (x) => x.id), col(pubs, (x) => x.name), col(pubs, (x) => x.sellerId), col(pubs, (x) => domainOf.get(x.id) ?? null)], ['name', 'seller_id', 'seller_domain']);
   const s = catalog.sites;
   await upsert(database, 'sites', ['id', 'publisher_id', 'name', 'environment_id'], ['int4', 'int4', 'text', 'int2'],
     [col(s, (x) => x.id), col(s, (x) => x.publisherId), col(s, (x) => x.name), col(s, (x) => x.environmentId)],

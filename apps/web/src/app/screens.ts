@@ -26,6 +26,8 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   dp_ssp: () => import('../features/demand-partners/ssp-page.tsx'),
   dp_performance: () => import('../features/demand-partners/performance-page.tsx'),
   dp_ssp_register: () => import('../features/demand-partners/register-page.tsx'),
+  publishers_ssp: () => import('../features/publishers/ssp-page.tsx'),
+  publishers_performance: () => import('../features/publishers/performance-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {

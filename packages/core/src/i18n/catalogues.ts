@@ -9,6 +9,7 @@ import { dataviewer as enDataviewer } from './en/dataviewer.ts';
 import { inputs as enInputs } from './en/inputs.ts';
 import { menu as enMenu } from './en/menu.ts';
 import { partners as enPartners } from './en/partners.ts';
+import { publishers as enPublishers } from './en/publishers.ts';
 import { qps as enQps } from './en/qps.ts';
 import { reports as enReports } from './en/reports.ts';
 import { resources as enResources } from './en/resources.ts';
@@ -21,6 +22,7 @@ import { dataviewer as esDataviewer } from './es/dataviewer.ts';
 import { inputs as esInputs } from './es/inputs.ts';
 import { menu as esMenu } from './es/menu.ts';
 import { partners as esPartners } from './es/partners.ts';
+import { publishers as esPublishers } from './es/publishers.ts';
 import { qps as esQps } from './es/qps.ts';
 import { reports as esReports } from './es/reports.ts';
 import { resources as esResources } from './es/resources.ts';
@@ -31,9 +33,9 @@ export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners } as const;
+export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners, ...enPublishers } as const;
 export type MessageKey = keyof typeof en;
-export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners };
+export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners, ...esPublishers };
 
 export const catalogues: Record<Locale, Record<string, string>> = { en, es };
 

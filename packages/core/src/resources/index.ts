@@ -5,6 +5,7 @@ import type { ResourceDef } from './define.ts';
 import { demandPartners } from './demand-partners.ts';
 import { endpoints } from './endpoints.ts';
 import { firewallEntries } from './firewall-entries.ts';
+import { publishers } from './publishers.ts';
 import { savedDataviewers } from './saved-dataviewers.ts';
 
 export const RESOURCES: Readonly<Record<string, ResourceDef>> = {
@@ -12,6 +13,7 @@ export const RESOURCES: Readonly<Record<string, ResourceDef>> = {
   agencies,
   endpoints,
   demand_partners: demandPartners,
+  publishers,
   firewall_entries: firewallEntries,
   saved_dataviewers: savedDataviewers,
 };
