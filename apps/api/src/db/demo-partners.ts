@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { auditLog, companies, settings, users } from './schema.ts';
-import { demandPartners, publishers } from './schema-reports.ts';
+import { demandPartners, precreation, publishers } from './schema-reports.ts';
 
 interface PartnerDetails {
   company?: string;
@@ -115,6 +115,20 @@ export async function seedDemoPartners(db: Db): Promise<void> {
         .insert(publishers)
         .values({ ...p, side: 'performance', status: 'live', currency: 'EUR', paymentTerms: 'net30', createdBy: lead?.id ?? null, updatedBy: lead?.id ?? null, createdAt: at, updatedAt: at })
         .onConflictDoNothing();
+    }
+    // Onboarding drafts in each state (the created one points at a partner made above).
+    const [aurora] = await t.select({ id: demandPartners.id }).from(demandPartners).where(sql`${demandPartners.name} = 'Aurora Demand'`);
+    const drafts = [
+      { name: 'Noticias del Duero', side: 'performance', target: 'publisher', state: 'draft', sellerId: 'perf-0101', sellerDomain: 'noticiasduero.example', revenueSharePct: '65', contractSigned: true, contactEmail: 'ads@noticiasduero.example' },
+      { name: 'Guía Gastronómica Norte', side: 'performance', target: 'publisher', state: 'in_review', sellerId: 'perf-0102', sellerDomain: 'guiagastronorte.example', revenueSharePct: '70', contractSigned: true, billingInfo: true, adsTxtVerified: true, testTraffic: true, contactEmail: 'hola@guiagastronorte.example' },
+      { name: 'Clickfarm Media', side: 'performance', target: 'publisher', state: 'rejected', sellerId: 'perf-0103', sellerDomain: 'clickfarm.example', revenueSharePct: '80', rejectReason: 'Invalid traffic in the test week (62 % of clicks from data centres)', contactEmail: 'sales@clickfarm.example' },
+      { name: 'Balearic Bidder', side: 'ssp', target: 'demand_partner', state: 'in_review', endpointUrl: 'https://rtb.balearicbidder.example/openrtb2', qpsCap: 6000, contractSigned: true, billingInfo: true, testTraffic: false, contactEmail: 'partners@balearicbidder.example' },
+      { name: 'Aurora Demand', side: 'ssp', target: 'demand_partner', state: 'created', endpointUrl: 'https://rtb.aurorademand.example/openrtb2/auction', qpsCap: 4000, contractSigned: true, billingInfo: true, adsTxtVerified: true, testTraffic: true, createdEntityId: aurora?.id ?? null },
+    ];
+    for (const [i, d] of drafts.entries()) {
+      const at = sql`now() - make_interval(days => ${12 - i * 2}::int)`;
+      const [row] = await t.insert(precreation).values({ ...d, createdBy: lead?.id ?? null, updatedBy: lead?.id ?? null, createdAt: at, updatedAt: at }).returning();
+      await t.insert(auditLog).values({ actorId: lead?.id ?? null, ip: '10.20.0.41', action: 'precreation.create', entity: 'precreation', entityId: String(row!.id), after: { name: d.name, target: d.target }, at });
     }
     for (const [i, p] of PERFORMANCE_PARTNERS.entries()) {
       const at = sql`now() - make_interval(days => ${40 - i * 7}::int)`;

@@ -133,6 +133,36 @@ export const publishers = pgTable(
   ],
 );
 
+/** Onboarding drafts of publishers and demand partners (packages/core/src/resources/precreation.ts). */
+export const precreation = pgTable(
+  'precreation',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    side: text('side').notNull(),
+    target: text('target').notNull(),
+    state: text('state').notNull().default('draft'),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'restrict' }),
+    contactEmail: text('contact_email'),
+    notes: text('notes'),
+    sellerId: text('seller_id'),
+    sellerDomain: text('seller_domain'),
+    revenueSharePct: numeric('revenue_share_pct', { precision: 5, scale: 2 }).notNull().default('0'),
+    partnerType: text('partner_type').notNull().default('DSP'),
+    endpointUrl: text('endpoint_url'),
+    qpsCap: integer('qps_cap').notNull().default(0),
+    contractSigned: boolean('contract_signed').notNull().default(false),
+    billingInfo: boolean('billing_info').notNull().default(false),
+    adsTxtVerified: boolean('ads_txt_verified').notNull().default(false),
+    testTraffic: boolean('test_traffic').notNull().default(false),
+    /** The publisher or demand partner the approval created. */
+    createdEntityId: integer('created_entity_id'),
+    rejectReason: text('reject_reason'),
+    ...resourceColumns(),
+  },
+  (t) => [index('precreation_side_state_idx').on(t.side, t.state, t.updatedAt), index('precreation_name_idx').on(t.name, t.id)],
+);
+
 export const sites = pgTable(
   'sites',
   {

@@ -12,6 +12,7 @@ import { dataviewerScheduleRoutes } from './dataviewer-schedules/routes.ts';
 import { dataviewerRoutes } from './dataviewers/routes.ts';
 import { firewallRoutes } from './firewall/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { precreationRoutes } from './precreation/routes.ts';
 import { publisherRoutes } from './publishers/routes.ts';
 import { qpsRoutes } from './qps/routes.ts';
 import { reportsRoutes } from './reports/routes.ts';
@@ -19,4 +20,4 @@ import { staffRoutes } from './staff/routes.ts';
 
 export type ModuleRoutes = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes];
+export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes];

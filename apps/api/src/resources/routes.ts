@@ -66,6 +66,8 @@ export interface ResourceOptions {
    * the 201 answer shows once besides the row (the token itself); never audited.
    */
   beforeCreate?: (data: Row) => { values?: Row; reveal?: Row };
+  /** Refuses a generic update of a row in a state that no longer takes one (throw an AppError). */
+  beforeUpdate?: (before: Row) => void;
   /**
    * Fields of the entity's own added to the rows that the list and the one-row answer give (names
    * from a many-to-many, what the caller may do with each row): called once per page with all its
@@ -659,6 +661,7 @@ export function resourceRoutes(
             const t = tx as unknown as Db;
             const before = await findRow(t, id);
             if (!before) throw notFound('resource.not_found');
+            opts.beforeUpdate?.(before);
             await checkRefs(t, data);
             const updated = await t
               .update(table)

@@ -28,6 +28,8 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   dp_ssp_register: () => import('../features/demand-partners/register-page.tsx'),
   publishers_ssp: () => import('../features/publishers/ssp-page.tsx'),
   publishers_performance: () => import('../features/publishers/performance-page.tsx'),
+  precreation_perf: () => import('../features/precreation/perf-page.tsx'),
+  precreation_ssp: () => import('../features/precreation/ssp-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {

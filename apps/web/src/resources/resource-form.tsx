@@ -37,6 +37,8 @@ export interface ResourceFormProps {
    * are not shown.
    */
   fixed?: Values;
+  /** Values a new row starts with (a clone of another row). */
+  initial?: Values;
 }
 
 const writableFields = (def: ResourceDef) => Object.keys(def.schema.shape);
@@ -47,13 +49,13 @@ function schemaDefault(def: ResourceDef, field: string): unknown {
   return zdef?.type === 'default' ? zdef.defaultValue : undefined;
 }
 
-export function initialValues(def: ResourceDef, row: ResourceRow | null, fixed: Values = {}): Values {
+export function initialValues(def: ResourceDef, row: ResourceRow | null, fixed: Values = {}, initial: Values = {}): Values {
   const out: Values = {};
   for (const f of writableFields(def)) {
     const type = def.fields[f]!.type;
     const empty =
       type === 'json' ? [] : type === 'boolean' ? false : type === 'enum' || type === 'ref' || type === 'percent' || type === 'number' || type === 'money' ? undefined : '';
-    out[f] = row?.[f] ?? fixed[f] ?? schemaDefault(def, f) ?? empty;
+    out[f] = row?.[f] ?? fixed[f] ?? initial[f] ?? schemaDefault(def, f) ?? empty;
   }
   return out;
 }
@@ -154,7 +156,7 @@ export function useUnsavedGuard(active: boolean): void {
   }, [active]);
 }
 
-export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs, fixed }: ResourceFormProps) {
+export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs, fixed, initial }: ResourceFormProps) {
   const { t } = useTranslation();
   const locale = useLocale();
   const [form] = Form.useForm<Values>();
@@ -169,7 +171,7 @@ export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs, fixe
 
   // A fresh row from the server (after a save, or loaded in another way) resets the form.
   useEffect(() => {
-    form.setFieldsValue(initialValues(def, row, fixed));
+    form.setFieldsValue(initialValues(def, row, fixed, initial));
     setVersion(row?.version ?? null);
     setDirty(false);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `fixed` is a screen constant

@@ -45,6 +45,13 @@ export interface ResourcePageProps {
   fixed?: Record<string, string>;
   /** Where New leads, when not to `basePath/new` (a guided registration). */
   newPath?: string;
+  /** Whether a row's form takes changes (a workflow's final states do not); all do when absent. */
+  editable?: (row: ResourceRow) => boolean;
+  /**
+   * `basePath/clone/{id}` opens a new row filled from that one, without these fields (what
+   * identifies a row); no clone route when absent.
+   */
+  cloneDrops?: readonly string[];
 }
 
 /** Whether any declared resource refers to this one (then its page has a "used by" tab). */
@@ -133,7 +140,7 @@ function UsedByTab({ def, id }: { def: ResourceDef; id: number }) {
   return <List dataSource={used.data} renderItem={(u) => <List.Item key={u.resource}>{t(u.label)}: {u.count}</List.Item>} />;
 }
 
-function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, rowActions, onCreated, fixed, id }: ResourcePageProps & { id: number | null }) {
+function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, rowActions, onCreated, fixed, editable, initial, id }: ResourcePageProps & { id: number | null; initial?: Record<string, unknown> }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
@@ -199,7 +206,8 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, row
       onSubmit={submit}
       inputs={inputs}
       fixed={fixed}
-      disabled={!canWrite}
+      initial={initial}
+      disabled={!canWrite || (current !== null && editable !== undefined && !editable(current))}
       extra={
         current && canWrite && offers(def, 'delete') ? (
           <Button danger icon={<DeleteOutlined />} onClick={confirmDelete} data-testid="resource-delete">
@@ -259,6 +267,16 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, row
   );
 }
 
+/** A new row filled from another one, without the fields that identify a row. */
+function CloneDetail(props: ResourcePageProps & { from: number }) {
+  const source = useResourceRow(props.def, props.from);
+  if (source.isPending) return <Spin size="large" className="bo-res-loading" />;
+  if (source.isError) return <Detail {...props} id={-1} />;
+  const drops = new Set(props.cloneDrops ?? []);
+  const initial = Object.fromEntries(Object.entries(source.data).filter(([k]) => !drops.has(k) && k in props.def.schema.shape));
+  return <Detail {...props} id={null} initial={initial} />;
+}
+
 /** The list, new and detail screens of one resource, chosen by the URL's last segment. */
 export function ResourcePage(props: ResourcePageProps) {
   const { t } = useTranslation();
@@ -281,6 +299,8 @@ export function ResourcePage(props: ResourcePageProps) {
       />
     );
   if (id === 'new') return <Detail {...props} id={null} />;
+  const clone = props.cloneDrops ? /^clone\/([1-9]\d{0,9})$/.exec(id) : null;
+  if (clone) return <CloneDetail key={id} {...props} from={Number(clone[1])} />;
   if (!/^[1-9]\d{0,9}$/.test(id)) return <Detail {...props} id={-1} />;
   return <Detail key={id} {...props} id={Number(id)} />;
 }

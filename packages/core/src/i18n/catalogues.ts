@@ -9,6 +9,7 @@ import { dataviewer as enDataviewer } from './en/dataviewer.ts';
 import { inputs as enInputs } from './en/inputs.ts';
 import { menu as enMenu } from './en/menu.ts';
 import { partners as enPartners } from './en/partners.ts';
+import { precreation as enPrecreation } from './en/precreation.ts';
 import { publishers as enPublishers } from './en/publishers.ts';
 import { qps as enQps } from './en/qps.ts';
 import { reports as enReports } from './en/reports.ts';
@@ -22,6 +23,7 @@ import { dataviewer as esDataviewer } from './es/dataviewer.ts';
 import { inputs as esInputs } from './es/inputs.ts';
 import { menu as esMenu } from './es/menu.ts';
 import { partners as esPartners } from './es/partners.ts';
+import { precreation as esPrecreation } from './es/precreation.ts';
 import { publishers as esPublishers } from './es/publishers.ts';
 import { qps as esQps } from './es/qps.ts';
 import { reports as esReports } from './es/reports.ts';
@@ -33,9 +35,9 @@ export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners, ...enPublishers } as const;
+export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners, ...enPublishers, ...enPrecreation } as const;
 export type MessageKey = keyof typeof en;
-export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners, ...esPublishers };
+export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners, ...esPublishers, ...esPrecreation };
 
 export const catalogues: Record<Locale, Record<string, string>> = { en, es };
 

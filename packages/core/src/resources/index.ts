@@ -5,6 +5,7 @@ import type { ResourceDef } from './define.ts';
 import { demandPartners } from './demand-partners.ts';
 import { endpoints } from './endpoints.ts';
 import { firewallEntries } from './firewall-entries.ts';
+import { precreation } from './precreation.ts';
 import { publishers } from './publishers.ts';
 import { savedDataviewers } from './saved-dataviewers.ts';
 
@@ -14,6 +15,7 @@ export const RESOURCES: Readonly<Record<string, ResourceDef>> = {
   endpoints,
   demand_partners: demandPartners,
   publishers,
+  precreation,
   firewall_entries: firewallEntries,
   saved_dataviewers: savedDataviewers,
 };
