@@ -13,7 +13,6 @@
  * Results: bench/results/resources-<db>.json.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../apps/api/src/app.ts';
@@ -22,8 +21,7 @@ import { migrateDatabase, openDatabase, type Database } from '../../apps/api/src
 import { generateCompanies } from '../../apps/api/src/db/generated-companies.ts';
 import { seed } from '../../apps/api/src/db/seed.ts';
 import { query } from '../../apps/api/src/reports-data/sql.ts';
-// @ts-expect-error plain ESM helper without types
-import { findPostgres, recreateDatabase } from '../../scripts/lib/postgres.mjs';
+import { forEachDatabase } from './databases.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -135,18 +133,7 @@ async function benchOne(kind: 'pglite' | 'postgres', databaseUrl: string | null)
 }
 
 async function main() {
-  const kinds: ('pglite' | 'postgres')[] = DB === 'both' ? ['pglite', 'postgres'] : [DB as 'pglite' | 'postgres'];
-  console.log(`Machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  for (const kind of kinds) {
-    let url: string | null = null;
-    if (kind === 'postgres') {
-      const found = await findPostgres({ log: () => undefined });
-      if (!found.url) {
-        console.log(`PostgreSQL: skipped (${found.reason ?? 'not available'})`);
-        continue;
-      }
-      url = await recreateDatabase(found.url, 'bo_bench_resources');
-    }
+  await forEachDatabase(DB, 'bo_bench_resources', async (kind, url) => {
     const r = await benchOne(kind, url);
     console.log(`\nResource list API on ${kind}: ${r.rows.toLocaleString('en')} companies (${r.load_ms ? `generated in ${(r.load_ms / 1000).toFixed(1)} s` : 'already there'}), ${r.runs} runs each`);
     console.log('question                      API p50  API p95  raw p50  raw p95  ratio p50  ratio p95');
@@ -156,7 +143,7 @@ async function main() {
     }
     fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
     fs.writeFileSync(path.join(ROOT, 'bench', 'results', `resources-${kind}.json`), JSON.stringify(r, null, 2));
-  }
+  });
 }
 
 await main();

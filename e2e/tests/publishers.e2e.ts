@@ -56,6 +56,8 @@ describe('publishers', () => {
       await page.locator('[data-testid^="resource-row-"]').first().click();
       await page.getByRole('tab', { name: 'Propiedades' }).click();
       await expect.poll(() => page.getByTestId('publisher-properties').locator('tbody tr').count()).toBeGreaterThan(0);
+      // No ads.txt check has run on the demo's properties yet.
+      await page.getByTestId('property-ads-txt').first().getByText('Sin comprobar').waitFor();
       await shot(page, 'properties-375-light-es');
     });
   });

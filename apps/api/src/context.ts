@@ -1,3 +1,4 @@
+import type { AdsTxtFetcher } from './modules/publishers/ads-txt-check.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { SessionIssuer, TokenService } from './plugins/auth.ts';
@@ -8,6 +9,8 @@ export interface AppContext {
   database: Database;
   tokens: TokenService;
   sessions: SessionIssuer;
+  /** How the ads.txt check reads a URL (tests replace it; absent: HTTP). */
+  adsTxtFetcher?: AdsTxtFetcher;
 }
 
 declare module 'fastify' {

@@ -11,7 +11,8 @@ import Ajv from 'ajv';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import schema from '../../../packages/core/src/standards/sellers-json.schema.json' with { type: 'json' };
-import { userWithAcl } from './firewall-fixtures.ts';
+import { sites } from '../src/db/schema-reports.ts';
+import { dbOf, userWithAcl } from './firewall-fixtures.ts';
 import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
 
 interface Publisher {
@@ -121,5 +122,49 @@ describe('publishers and sellers.json', () => {
     const parsed = parseAdsTxt(lines.join('\n'));
     expect(parsed.errors).toEqual([]);
     expect(parsed.records).toEqual([expect.objectContaining({ accountId: 'pub-norte-05', relationship: 'DIRECT', domain: 'adtech.example' })]);
+  });
+
+  it("checks each property's ads.txt or app-ads.txt through the fetcher: verified, missing line, unreachable", async () => {
+    const pub = body<Publisher>(await create(valid({ name: 'Grupo Meseta', seller_id: 'pub-meseta-06', seller_domain: 'grupomeseta.example' }))).data;
+    const db = dbOf(t.app);
+    const added = await db
+      .insert(sites)
+      .values([
+        { publisherId: pub.id, name: 'mesetadiario.example', environmentId: 1 },
+        { publisherId: pub.id, name: 'mesetadeportes.example', environmentId: 1 },
+        { publisherId: pub.id, name: 'com.meseta.news', environmentId: 2 },
+        { publisherId: pub.id, name: 'mesetaoffline.example', environmentId: 1 },
+      ])
+      .returning({ id: sites.id, name: sites.name });
+    const files: Record<string, { status: number; body: string } | Error> = {
+      // Real-world shape: a byte order mark, comments, other exchanges, our line in another case.
+      'https://mesetadiario.example/ads.txt': { status: 200, body: '\uFEFF# ads.txt for mesetadiario\r\ngoogle.com, pub-123, DIRECT, f08c47fec0942fa0\r\nADTECH.example, pub-meseta-06, direct # us\r\nthis line is broken\r\n' },
+      'https://mesetadeportes.example/ads.txt': { status: 200, body: 'google.com, pub-123, DIRECT\nadtech.example, pub-someone-else, DIRECT\n' },
+      // An app's file is app-ads.txt on the publisher's domain.
+      'https://grupomeseta.example/app-ads.txt': { status: 200, body: 'adtech.example, pub-meseta-06, DIRECT\n' },
+      'https://mesetaoffline.example/ads.txt': new Error('connect ECONNREFUSED'),
+    };
+    const asked: string[] = [];
+    t.app.ctx.adsTxtFetcher = async (url) => {
+      asked.push(url);
+      const f = files[url];
+      if (f instanceof Error) throw f;
+      return f ?? { status: 404, body: 'Not found' };
+    };
+    const res = await t.app.inject({ method: 'POST', url: `/v1/partners/publishers/${pub.id}/actions/check-ads-txt`, headers: head });
+    expect(res.statusCode).toBe(200);
+    const { result, properties } = body<{ result: Record<string, number>; properties: { name: string; ads_txt_status: string; ads_txt_checked_at: string | null; ads_txt_detail: { malformed?: unknown[]; error?: string } }[] }>(res).data;
+    expect(result).toEqual({ checked: 4, verified: 2, missing_line: 1, unreachable: 1 });
+    expect(asked.sort()).toEqual(Object.keys(files).sort());
+    const status = Object.fromEntries(properties.map((p) => [p.name, p.ads_txt_status]));
+    expect(status).toEqual({ 'mesetadiario.example': 'verified', 'mesetadeportes.example': 'missing_line', 'com.meseta.news': 'verified', 'mesetaoffline.example': 'unreachable' });
+    const diario = properties.find((p) => p.name === 'mesetadiario.example')!;
+    expect(diario.ads_txt_detail.malformed).toEqual([{ line: 4, reason: 'too_few_fields' }]);
+    expect(Date.now() - Date.parse(diario.ads_txt_checked_at!)).toBeLessThan(60_000);
+    expect(properties.find((p) => p.name === 'mesetaoffline.example')!.ads_txt_detail.error).toMatch(/ECONNREFUSED/);
+    expect(added).toHaveLength(4);
+    // Reading is for anyone who reads publishers; checking changes their state.
+    expect((await t.app.inject({ method: 'POST', url: `/v1/partners/publishers/${pub.id}/actions/check-ads-txt`, headers: reader })).statusCode).toBe(403);
+    expect(body<unknown[]>(await t.app.inject({ url: `/v1/partners/publishers/${pub.id}/properties`, headers: reader })).data).toHaveLength(4);
   });
 });

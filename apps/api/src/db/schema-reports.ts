@@ -174,6 +174,11 @@ export const sites = pgTable(
     name: text('name').notNull(),
     /** Position + 1 in ENVIRONMENTS (web, app, ctv) */
     environmentId: smallint('environment_id').notNull(),
+    /** The last ads.txt / app-ads.txt check: unchecked, verified, missing_line, unreachable. */
+    adsTxtStatus: text('ads_txt_status').notNull().default('unchecked'),
+    adsTxtCheckedAt: timestamp('ads_txt_checked_at', { withTimezone: true }),
+    /** What the check found: the URL read, an HTTP status or error, malformed lines. */
+    adsTxtDetail: jsonb('ads_txt_detail'),
     createdAt,
   },
   (t) => [index('sites_publisher_idx').on(t.publisherId), index('sites_name_idx').on(sql`lower(${t.name})`)],

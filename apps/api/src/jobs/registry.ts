@@ -1,9 +1,10 @@
 /** Every background job and local task. Features add theirs here (see types.ts). */
 import { dataviewerSchedulesJob } from '../modules/dataviewer-schedules/jobs.ts';
 import { firewallExpireJob, firewallReconcileTask } from '../modules/firewall/jobs.ts';
+import { adsTxtCheckJob } from '../modules/publishers/ads-txt-check.ts';
 import { pruneJobRunsJob } from './maintenance.ts';
 import type { JobDefinition, LocalTask } from './types.ts';
 
-export const jobDefinitions: readonly JobDefinition[] = [firewallExpireJob as JobDefinition, pruneJobRunsJob, dataviewerSchedulesJob];
+export const jobDefinitions: readonly JobDefinition[] = [firewallExpireJob as JobDefinition, pruneJobRunsJob, dataviewerSchedulesJob, adsTxtCheckJob];
 
 export const localTasks: readonly LocalTask[] = [firewallReconcileTask];

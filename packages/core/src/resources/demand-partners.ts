@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { urlSchema } from '../input-schemas.ts';
 import { COUNTRIES, FORMATS, SIZES } from '../reports.ts';
 import { COMMON_FIELDS, defineResource } from './define.ts';
+import { decimalText, optionalEmail, optionalHostname, optionalText } from './field-schemas.ts';
 import { CURRENCIES } from './companies.ts';
 import { MAX_QPS_CAP, OPENRTB_VERSIONS } from './endpoints.ts';
 
@@ -33,24 +34,6 @@ export const QPS_WARNING_RATIO = 0.9;
 export const PARTNER_GROUPS = ['identity', 'connection', 'capabilities', 'traffic', 'pricing', 'commercial', 'transparency'] as const;
 
 const text = (max: number) => z.string().trim().max(max, 'error.too_long');
-/** An optional text: empty is null. */
-const optionalText = (max: number) =>
-  z
-    .union([z.string(), z.null()])
-    .transform((v) => (v === null ? null : v.trim() || null))
-    .pipe(z.string().max(max, 'error.too_long').nullable());
-
-/** A decimal amount with up to `scale` decimals, sent as text so no float reaches the database. */
-const decimal = (scale: number, max: number, key: string) =>
-  z
-    .union([z.string(), z.number()])
-    .transform((v) => String(v).trim())
-    .refine((v) => new RegExp(`^\\d{1,9}(\\.\\d{1,${scale}})?$`).test(v) && Number(v) <= max, key);
-
-const hostname = z
-  .union([z.string(), z.null()])
-  .transform((v) => (v === null ? null : v.trim().toLowerCase() || null))
-  .refine((v) => v === null || (/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(v)), 'demand_partner.domain_invalid');
 
 /** The same URL however it is typed: scheme and host in lower case, no trailing slash. */
 export function normaliseEndpointUrl(url: string): string {
@@ -100,21 +83,18 @@ export const demandPartnerFieldsSchema = z.strictObject({
   geo_allow: uniqueList(COUNTRIES),
   geo_deny: uniqueList(COUNTRIES),
   // pricing
-  default_floor: decimal(4, 1000, 'demand_partner.floor_invalid').default('0'),
+  default_floor: decimalText(4, 1000, 'demand_partner.floor_invalid').default('0'),
   floor_currency: z.enum(CURRENCIES, { error: 'error.invalid_value' }).default('USD'),
-  revenue_share_pct: decimal(2, 100, 'demand_partner.share_invalid'),
+  revenue_share_pct: decimalText(2, 100, 'demand_partner.share_invalid'),
   // commercial
   payment_terms: z.enum(PAYMENT_TERMS, { error: 'error.invalid_value' }).default('net45'),
   invoice_currency: z.enum(CURRENCIES, { error: 'error.invalid_value' }).default('EUR'),
-  min_amount: decimal(2, 1_000_000, 'demand_partner.min_amount_invalid').default('0'),
+  min_amount: decimalText(2, 1_000_000, 'demand_partner.min_amount_invalid').default('0'),
   vat_id: optionalText(30),
-  billing_email: z
-    .union([z.string(), z.null()])
-    .transform((v) => (v === null ? null : v.trim() || null))
-    .pipe(z.string().max(254, 'error.too_long').email('company.email_invalid').nullable()),
+  billing_email: optionalEmail(),
   // transparency
   seller_id_at_partner: optionalText(100),
-  partner_domain: hostname,
+  partner_domain: optionalHostname('demand_partner.domain_invalid'),
   certification_authority_id: optionalText(64),
 });
 

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { urlSchema } from '../input-schemas.ts';
 import { COMMON_FIELDS, defineResource } from './define.ts';
+import { decimalText, optionalEmail, optionalHostname, optionalText } from './field-schemas.ts';
 import { PARTNER_SIDES, PARTNER_TYPES } from './demand-partners.ts';
 import { MAX_QPS_CAP } from './endpoints.ts';
 
@@ -22,35 +23,19 @@ export const EDITABLE_STATES: readonly PrecreationState[] = ['draft', 'in_review
 /** Fields a clone leaves out: what identifies the entity to be created. */
 export const CLONE_DROPS = ['name', 'seller_id', 'seller_domain', 'endpoint_url', 'contact_email'] as const;
 
-const optionalText = (max: number) =>
-  z
-    .union([z.string(), z.null()])
-    .transform((v) => (v === null ? null : v.trim() || null))
-    .pipe(z.string().max(max, 'error.too_long').nullable());
-
 export const precreationFieldsSchema = z.strictObject({
   name: z.string().trim().min(1, 'error.required').max(200, 'error.too_long'),
   side: z.enum(PARTNER_SIDES, { error: 'error.invalid_value' }),
   target: z.enum(PRECREATION_TARGETS, { error: 'precreation.target_required' }),
   company_id: z.number({ error: 'error.invalid_value' }).int().min(1, 'error.invalid_value').max(2_147_483_647).nullable(),
-  contact_email: z
-    .union([z.string(), z.null()])
-    .transform((v) => (v === null ? null : v.trim() || null))
-    .pipe(z.string().max(254, 'error.too_long').email('company.email_invalid').nullable()),
+  contact_email: optionalEmail(),
   // what the publisher will have
   seller_id: z
     .union([z.string(), z.null()])
     .transform((v) => (v === null ? null : v.trim() || null))
     .refine((v) => v === null || /^[A-Za-z0-9._:-]{1,64}$/.test(v), 'publisher.seller_id_invalid'),
-  seller_domain: z
-    .union([z.string(), z.null()])
-    .transform((v) => (v === null ? null : v.trim().toLowerCase() || null))
-    .refine((v) => v === null || /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(v), 'publisher.domain_invalid'),
-  revenue_share_pct: z
-    .union([z.string(), z.number()])
-    .transform((v) => String(v).trim())
-    .refine((v) => /^\d{1,3}(\.\d{1,2})?$/.test(v) && Number(v) <= 100, 'publisher.share_invalid')
-    .default('0'),
+  seller_domain: optionalHostname('publisher.domain_invalid'),
+  revenue_share_pct: decimalText(2, 100, 'publisher.share_invalid').default('0'),
   // what the partner will have
   partner_type: z.enum(PARTNER_TYPES, { error: 'error.invalid_value' }).default('DSP'),
   endpoint_url: z

@@ -7,26 +7,13 @@
  */
 import { z } from 'zod';
 import { COMMON_FIELDS, defineResource } from './define.ts';
+import { decimalText, optionalEmail, optionalHostname, optionalText } from './field-schemas.ts';
 import { CURRENCIES } from './companies.ts';
 import { PARTNER_SIDES, PAYMENT_TERMS } from './demand-partners.ts';
 
 export const PUBLISHER_STATUSES = ['draft', 'live', 'paused', 'archived'] as const;
 export const SELLER_TYPES = ['PUBLISHER', 'INTERMEDIARY', 'BOTH'] as const;
 export const PUBLISHER_GROUPS = ['account', 'sellers_json'] as const;
-
-const optionalText = (max: number) =>
-  z
-    .union([z.string(), z.null()])
-    .transform((v) => (v === null ? null : v.trim() || null))
-    .pipe(z.string().max(max, 'error.too_long').nullable());
-
-const decimal = (scale: number, max: number, key: string) =>
-  z
-    .union([z.string(), z.number()])
-    .transform((v) => String(v).trim())
-    .refine((v) => new RegExp(`^\\d{1,9}(\\.\\d{1,${scale}})?$`).test(v) && Number(v) <= max, key);
-
-const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 export const publisherFieldsSchema = z.strictObject({
   // account
@@ -35,14 +22,11 @@ export const publisherFieldsSchema = z.strictObject({
   company_id: z.number({ error: 'error.invalid_value' }).int().min(1, 'error.invalid_value').max(2_147_483_647).nullable(),
   manager: optionalText(120),
   status: z.enum(PUBLISHER_STATUSES, { error: 'error.invalid_value' }).default('draft'),
-  revenue_share_pct: decimal(2, 100, 'publisher.share_invalid'),
+  revenue_share_pct: decimalText(2, 100, 'publisher.share_invalid'),
   payment_terms: z.enum(PAYMENT_TERMS, { error: 'error.invalid_value' }).default('net45'),
-  min_payout: decimal(2, 1_000_000, 'publisher.min_payout_invalid').default('0'),
+  min_payout: decimalText(2, 1_000_000, 'publisher.min_payout_invalid').default('0'),
   currency: z.enum(CURRENCIES, { error: 'error.invalid_value' }).default('EUR'),
-  billing_email: z
-    .union([z.string(), z.null()])
-    .transform((v) => (v === null ? null : v.trim() || null))
-    .pipe(z.string().max(254, 'error.too_long').email('company.email_invalid').nullable()),
+  billing_email: optionalEmail(),
   // sellers.json entry
   seller_id: z
     .string()
@@ -52,10 +36,7 @@ export const publisherFieldsSchema = z.strictObject({
     // ads.txt and sellers.json carry it as a field: no separators, spaces or comment marks.
     .regex(/^[A-Za-z0-9._:-]+$/, 'publisher.seller_id_invalid'),
   seller_type: z.enum(SELLER_TYPES, { error: 'error.invalid_value' }).default('PUBLISHER'),
-  seller_domain: z
-    .union([z.string(), z.null()])
-    .transform((v) => (v === null ? null : v.trim().toLowerCase() || null))
-    .refine((v) => v === null || HOSTNAME.test(v), 'publisher.domain_invalid'),
+  seller_domain: optionalHostname('publisher.domain_invalid'),
   is_confidential: z.boolean({ error: 'error.invalid_value' }).default(false),
 });
 

@@ -1,7 +1,9 @@
 /**
  * Publishers on the resource layer (`/v1/partners/publishers`), their properties, and the public
  * sellers.json:
- *   GET /v1/partners/publishers/:id/properties   the publisher's sites and apps (the warehouse's)
+ *   GET /v1/partners/publishers/:id/properties   the publisher's sites and apps (the warehouse's),
+ *                                                  with their last ads.txt check
+ *   POST /v1/partners/publishers/:id/actions/check-ads-txt   check them now (ads-txt-check.ts)
  *   GET /sellers.json                              IAB sellers.json 1.0, no sign-in
  * sellers.json lists every publisher with a seller id that is not archived, built by core
  * (`standards/sellers-json.ts`). It is kept in memory with its ETag and gzip body until a publisher
@@ -24,6 +26,8 @@ import { notFound } from '../../lib/errors.ts';
 import type { ZodTypeProvider } from '../../plugins/validation.ts';
 import { query } from '../../reports-data/sql.ts';
 import { resourceRoutes } from '../../resources/routes.ts';
+import { audit } from '../../plugins/audit.ts';
+import { checkAdsTxt } from './ads-txt-check.ts';
 import { ENVIRONMENTS } from '@backoffice/core/reports';
 
 interface Built {
@@ -53,6 +57,26 @@ export async function sellersJsonOf(ctx: AppContext): Promise<string> {
   return serializeSellersJson(doc);
 }
 
+/** A publisher's sites and apps with their ad units and their last ads.txt check. */
+async function propertiesOf(ctx: AppContext, publisherId: number) {
+  const rows = await query<{ id: number; name: string; environment_id: number; ad_units: number; ads_txt_status: string; ads_txt_checked_at: string | Date | null; ads_txt_detail: unknown }>(
+    ctx.database,
+    `SELECT s.id, s.name, s.environment_id, s.ads_txt_status, s.ads_txt_checked_at, s.ads_txt_detail,
+            (SELECT count(*)::int FROM ad_units u WHERE u.site_id = s.id) AS ad_units
+     FROM sites s WHERE s.publisher_id = $1 ORDER BY s.id`,
+    [publisherId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    environment: ENVIRONMENTS[r.environment_id - 1] ?? 'web',
+    ad_units: Number(r.ad_units),
+    ads_txt_status: r.ads_txt_status,
+    ads_txt_checked_at: r.ads_txt_checked_at === null ? null : new Date(r.ads_txt_checked_at).toISOString(),
+    ads_txt_detail: typeof r.ads_txt_detail === 'string' ? (JSON.parse(r.ads_txt_detail) as unknown) : r.ads_txt_detail,
+  }));
+}
+
 export async function publisherRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   acceptJsonBodiesOnly(app);
   resourceRoutes(app, ctx, publishers, {
@@ -73,13 +97,28 @@ export async function publisherRoutes(app: FastifyInstance, ctx: AppContext): Pr
         async (request) => {
           const [pub] = await query<{ id: number }>(ctx.database, 'SELECT id FROM publishers WHERE id = $1', [request.params.id]);
           if (!pub) throw notFound('resource.not_found');
-          const rows = await query<{ id: number; name: string; environment_id: number; ad_units: number }>(
-            ctx.database,
-            `SELECT s.id, s.name, s.environment_id, (SELECT count(*)::int FROM ad_units u WHERE u.site_id = s.id) AS ad_units
-             FROM sites s WHERE s.publisher_id = $1 ORDER BY s.id`,
-            [request.params.id],
-          );
-          return ok(rows.map((r) => ({ id: r.id, name: r.name, environment: ENVIRONMENTS[r.environment_id - 1] ?? 'web', ad_units: Number(r.ad_units) })));
+          return ok(await propertiesOf(ctx, request.params.id));
+        },
+      );
+      scope.withTypeProvider<ZodTypeProvider>().post(
+        `${publishers.path}/:id/actions/check-ads-txt`,
+        {
+          config: { auth: { permission: { resource: publishers.acl, action: 'write' } } },
+          bodyLimit: 1024,
+          schema: {
+            tags: [publishers.name],
+            summary: "Check the ads.txt (or app-ads.txt) of a publisher's properties now",
+            description: 'Reads each file (5 s at most each, six at a time) and answers the properties with their status: verified, missing_line or unreachable. The nightly job `ads-txt-check` does the same for every publisher.',
+            params: idParamsSchema,
+            response: { 404: errorEnvelopeSchema },
+          },
+        },
+        async (request) => {
+          const [pub] = await query<{ id: number }>(ctx.database, 'SELECT id FROM publishers WHERE id = $1', [request.params.id]);
+          if (!pub) throw notFound('resource.not_found');
+          const result = await checkAdsTxt(ctx, { publisherId: request.params.id });
+          await audit(ctx.database.db, request, { action: 'publisher.check_ads_txt', entity: 'publisher', entityId: request.params.id, after: { ...result } });
+          return ok({ result, properties: await propertiesOf(ctx, request.params.id) });
         },
       );
       scope.withTypeProvider<ZodTypeProvider>().get(
