@@ -1,10 +1,8 @@
 /** Accessibility pass (axe-core): no serious or critical violations on sign-in, shell (dashboard), forbidden, crash, DataViewer and QPS graph, both themes. */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Result } from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, runAxe } from '../support/browser.ts';
+import { expectNoSeriousViolations, setTheme } from '../support/a11y.ts';
+import { launchBrowser } from '../support/browser.ts';
 import { breakScreen, CRASH_PATH } from '../support/crash.ts';
 import { DEMO, openSidebar, signIn, waitForShell, withPage } from '../support/shell.ts';
 
@@ -15,37 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/**
- * Loads axe-core through the DevTools protocol: the app's Content-Security-Policy (script-src
- * 'self') blocks the inline <script> that injectAxe adds. runAxe then finds it present.
- */
-async function loadAxe(page: Page): Promise<void> {
-  const present = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
-  if (!present) await page.evaluate(axeSource);
-}
-
-function describeViolations(violations: Result[]): string {
-  return violations.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`).join('\n');
-}
-
-async function expectNoSeriousViolations(page: Page, what: string) {
-  // Let animations (drawer, toasts, fades) settle before measuring colours.
-  await page.waitForTimeout(400);
-  await loadAxe(page);
-  const violations = await runAxe(page);
-  expect(violations, `${what}\n${describeViolations(violations)}`).toEqual([]);
-}
-
-async function setTheme(page: Page, theme: 'light' | 'dark') {
-  const current = await page.evaluate(() => document.documentElement.dataset.theme ?? 'light');
-  if (current !== theme) {
-    await page.getByTestId('theme-switch').click();
-    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-  }
-}
 
 describe.each(['light', 'dark'] as const)('accessibility, %s theme', (theme) => {
   it('sign-in page, empty and with validation messages and the welcome panel', async () => {

@@ -1,0 +1,38 @@
+/** axe-core in the e2e suite: load it past the app's CSP and expect no serious or critical violations. */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Result } from 'axe-core';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { runAxe } from './browser.ts';
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Loads axe-core through the DevTools protocol: the app's Content-Security-Policy (script-src
+ * 'self') blocks the inline <script> that injectAxe adds. runAxe then finds it present.
+ */
+export async function loadAxe(page: Page): Promise<void> {
+  const present = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
+  if (!present) await page.evaluate(axeSource);
+}
+
+function describeViolations(violations: Result[]): string {
+  return violations.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`).join('\n');
+}
+
+export async function expectNoSeriousViolations(page: Page, what: string) {
+  // Let animations (drawer, toasts, fades) settle before measuring colours.
+  await page.waitForTimeout(400);
+  await loadAxe(page);
+  const violations = await runAxe(page);
+  expect(violations, `${what}\n${describeViolations(violations)}`).toEqual([]);
+}
+
+export async function setTheme(page: Page, theme: 'light' | 'dark') {
+  const current = await page.evaluate(() => document.documentElement.dataset.theme ?? 'light');
+  if (current !== theme) {
+    await page.getByTestId('theme-switch').click();
+    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+  }
+}
