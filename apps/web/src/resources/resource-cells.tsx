@@ -60,6 +60,16 @@ export function StatusTag({ tone, children, testId }: { tone: StatusTone; childr
   );
 }
 
+/** A cell that shows an enum field (a status, a workflow state) as a tag of its tone. */
+export function statusCell(meta: FieldMeta, tones: Readonly<Record<string, StatusTone>>, testId: string) {
+  return (value: unknown): ReactNode =>
+    typeof value === 'string' ? (
+      <StatusTag tone={tones[value] ?? 'info'} testId={testId}>
+        {optionLabel(meta, value, i18n.language)}
+      </StatusTag>
+    ) : null;
+}
+
 export function fieldCell(meta: FieldMeta, value: unknown, locale: string, label?: unknown): ReactNode {
   if (meta.type === 'ref') return typeof label === 'string' ? label : value === null || value === undefined ? <span className="bo-res-empty">—</span> : `#${String(value)}`;
   if (meta.type === 'json') {

@@ -91,9 +91,14 @@ export async function checkAdsTxt(ctx: AppContext, opts: { publisherId?: number 
   for (let i = 0; i < rows.length; i += CONCURRENCY) {
     const batch = rows.slice(i, i + CONCURRENCY);
     const outcomes = await Promise.all(batch.map((p) => checkOne(ctx, p, fetcher)));
-    for (const [k, p] of batch.entries()) {
-      const o = outcomes[k]!;
-      await query(ctx.database, 'UPDATE sites SET ads_txt_status = $2, ads_txt_checked_at = now(), ads_txt_detail = $3::jsonb WHERE id = $1', [p.id, o.status, JSON.stringify(o.detail)]);
+    // One statement per batch, not one per property.
+    await query(
+      ctx.database,
+      `UPDATE sites SET ads_txt_status = u.status, ads_txt_checked_at = now(), ads_txt_detail = u.detail::jsonb
+       FROM unnest($1::int4[], $2::text[], $3::text[]) AS u(id, status, detail) WHERE sites.id = u.id`,
+      [batch.map((p) => p.id), outcomes.map((o) => o.status), outcomes.map((o) => JSON.stringify(o.detail))],
+    );
+    for (const o of outcomes) {
       result.checked += 1;
       result[o.status as Exclude<AdsTxtStatus, 'unchecked'>] += 1;
     }

@@ -10,9 +10,8 @@ import { Alert, Button, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNotice } from '../../components/use-notice.ts';
 import type { ResourceRow } from '../../resources/resource-api.ts';
-import { optionLabel, StatusTag, type StatusTone } from '../../resources/resource-cells.tsx';
+import { statusCell, type StatusTone } from '../../resources/resource-cells.tsx';
 import { ResourcePage } from '../../resources/resource-page.tsx';
-import { useLocale } from '../../components/use-locale.ts';
 
 const TONE: Record<string, StatusTone> = { draft: 'info', testing: 'info', live: 'ok', paused: 'off', archived: 'off' };
 
@@ -54,8 +53,6 @@ function AdsTxtTab({ row }: { row: ResourceRow }) {
 
 export function PartnerScreen({ side }: { side: PartnerSide }) {
   const { t } = useTranslation();
-  const locale = useLocale();
-  const meta = demandPartners.fields.status!;
   return (
     <ResourcePage
       def={demandPartners}
@@ -64,14 +61,7 @@ export function PartnerScreen({ side }: { side: PartnerSide }) {
       newTitleKey="demand_partner.new_title"
       newPath={side === 'ssp' ? '/partners/demandpartners_ssp_register' : undefined}
       fixed={{ side }}
-      cells={{
-        status: (value) =>
-          typeof value === 'string' ? (
-            <StatusTag tone={TONE[value] ?? 'info'} testId="partner-status">
-              {optionLabel(meta, value, locale)}
-            </StatusTag>
-          ) : null,
-      }}
+      cells={{ status: statusCell(demandPartners.fields.status!, TONE, 'partner-status') }}
       tabs={(row) => [{ key: 'ads-txt', label: t('demand_partner.ads_txt_tab'), children: <AdsTxtTab row={row} /> }]}
     />
   );

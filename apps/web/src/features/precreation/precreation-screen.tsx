@@ -18,7 +18,7 @@ import { api, errorText, isSessionError } from '../../lib/api.ts';
 import { FetchError } from '../../lib/fetch-client.ts';
 import { usePermission } from '../../lib/permission.tsx';
 import { resourceKey, type ResourceRow } from '../../resources/resource-api.ts';
-import { optionLabel, StatusTag, type StatusTone } from '../../resources/resource-cells.tsx';
+import { statusCell, type StatusTone } from '../../resources/resource-cells.tsx';
 import { translated } from '../../resources/resource-form.tsx';
 import { ResourcePage } from '../../resources/resource-page.tsx';
 
@@ -133,8 +133,6 @@ function Actions({ row, basePath, canClone }: { row: ResourceRow; basePath: stri
 }
 
 export function PrecreationScreen({ side }: { side: PartnerSide }) {
-  const locale = useLocale();
-  const meta = precreation.fields.state!;
   const basePath = side === 'ssp' ? '/partners/precreation_ssp' : '/partners/precreation_perf';
   // Only the performance side has a clone route (spec section 2).
   const canClone = side === 'performance';
@@ -147,14 +145,7 @@ export function PrecreationScreen({ side }: { side: PartnerSide }) {
       fixed={{ side }}
       editable={(row) => EDITABLE_STATES.includes(row.state as PrecreationState)}
       cloneDrops={canClone ? [...CLONE_DROPS, ...PRECREATION_CHECKLIST] : undefined}
-      cells={{
-        state: (value) =>
-          typeof value === 'string' ? (
-            <StatusTag tone={TONE[value as PrecreationState] ?? 'info'} testId="precreation-state">
-              {optionLabel(meta, value, locale)}
-            </StatusTag>
-          ) : null,
-      }}
+      cells={{ state: statusCell(precreation.fields.state!, TONE, 'precreation-state') }}
       rowActions={(row) => <Actions row={row} basePath={basePath} canClone={canClone} />}
     />
   );

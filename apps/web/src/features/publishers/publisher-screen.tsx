@@ -17,7 +17,7 @@ import { api, errorText, isSessionError } from '../../lib/api.ts';
 import { usePermission } from '../../lib/permission.tsx';
 import { apiQueryKey, useApiQuery } from '../../lib/query.ts';
 import type { ResourceRow } from '../../resources/resource-api.ts';
-import { formatDateTime, optionLabel, StatusTag, type StatusTone } from '../../resources/resource-cells.tsx';
+import { formatDateTime, statusCell, StatusTag, type StatusTone } from '../../resources/resource-cells.tsx';
 import { ResourcePage } from '../../resources/resource-page.tsx';
 
 const TONE: Record<string, StatusTone> = { draft: 'info', live: 'ok', paused: 'off', archived: 'off' };
@@ -114,8 +114,6 @@ function AdsTxtTab({ row }: { row: ResourceRow }) {
 
 export function PublisherScreen({ side }: { side: PartnerSide }) {
   const { t } = useTranslation();
-  const locale = useLocale();
-  const meta = publishers.fields.status!;
   return (
     <ResourcePage
       def={publishers}
@@ -123,14 +121,7 @@ export function PublisherScreen({ side }: { side: PartnerSide }) {
       titleKey={side === 'ssp' ? 'publisher.title_ssp' : 'publisher.title_performance'}
       newTitleKey="publisher.new_title"
       fixed={{ side }}
-      cells={{
-        status: (value) =>
-          typeof value === 'string' ? (
-            <StatusTag tone={TONE[value] ?? 'info'} testId="publisher-status">
-              {optionLabel(meta, value, locale)}
-            </StatusTag>
-          ) : null,
-      }}
+      cells={{ status: statusCell(publishers.fields.status!, TONE, 'publisher-status') }}
       tabs={(row) => [
         { key: 'properties', label: t('publisher.properties'), children: <PropertiesTab row={row} /> },
         { key: 'ads-txt', label: t('publisher.ads_txt'), children: <AdsTxtTab row={row} /> },
