@@ -110,6 +110,54 @@ describe('demand partners', () => {
     });
   });
 
+  it('shows the live partners against their caps, warns over 90%, sorts on the server and opens a partner', async () => {
+    await withPage(browser, { viewport: { width: 1440, height: 900 } }, async (page) => {
+      await signIn(page, DEMO.demandLead, { via: 'api', path: '/partners/demand-partners/ssp/overview' });
+      await page.locator('[data-testid="partners-overview"][data-state="ready"]').waitFor();
+      const rows = page.locator('[data-testid^="overview-row-"]');
+      await expect.poll(() => rows.count()).toBeGreaterThan(3);
+      // Most used cap first; the demo has partners running near their caps.
+      const warnings = page.locator('[data-testid^="overview-warning-"]');
+      await expect.poll(() => warnings.count()).toBeGreaterThan(0);
+      expect(await rows.first().locator('[data-testid^="overview-warning-"]').count()).toBe(1);
+      expect(await page.locator('.bo-ov-spark').count()).toBeGreaterThan(3);
+      await shot(page, 'overview-1440-light-en');
+
+      // Only the warnings, from the switch; the URL keeps it.
+      await page.getByTestId('overview-only-warnings').click();
+      await page.waitForURL(/warning=true/);
+      await expect.poll(async () => (await rows.count()) === (await warnings.count())).toBe(true);
+      await page.getByTestId('overview-only-warnings').click();
+
+      // Sorting by revenue asks the server (the URL names the sort) and reorders.
+      const sorted = page.waitForResponse((r) => r.url().includes('/v1/partners/demand/overview') && r.url().includes('sort=revenue_today'));
+      await page.getByRole('columnheader', { name: 'Revenue today' }).click();
+      await sorted;
+      await page.waitForURL(/sort=revenue_today/);
+
+      // A partner's name opens its page.
+      const first = rows.first().locator('a.bo-ov-name');
+      const name = (await first.textContent())!;
+      await first.click();
+      await page.waitForURL(/\/en\/partners\/demandpartners_ssp\/\d+$/);
+      await page.getByTestId('resource-title').getByText(name).waitFor();
+    });
+  });
+
+  it.runIf(SHOTS_ON)('screenshots: the overview, light and dark, en and es, 375, 768 and 1440', async () => {
+    for (const [width, height] of [[375, 800], [768, 1000], [1440, 900]] as const) {
+      for (const theme of ['light', 'dark'] as const) {
+        for (const lang of ['en', 'es'] as const) {
+          await withPage(browser, { viewport: { width, height } }, async (page) => {
+            await signIn(page, DEMO.demandLead, { via: 'api', lang, theme, path: '/partners/demand-partners/ssp/overview' });
+            await page.locator('[data-testid="partners-overview"][data-state="ready"]').waitFor();
+            await shot(page, `overview-${width}-${theme}-${lang}`);
+          });
+        }
+      }
+    }
+  }, 300_000);
+
   it.runIf(SHOTS_ON)('screenshots: list and one row, light and dark, en and es, 375, 768 and 1440', async () => {
     await sweepResource(browser, { enabled: SHOTS_ON, shot }, { mail: DEMO.demandLead, path: '/partners/demandpartners_ssp', resource: 'demand_partners' });
   }, 300_000);

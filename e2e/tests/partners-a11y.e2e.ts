@@ -1,6 +1,6 @@
 /**
  * Accessibility pass (axe-core) on the partner screens of issue 19, both themes: a demand partner's
- * page (its form in tabs), the network registration, a publisher's properties and ads.txt, and a
+ * page (its form in tabs), the partners' overview, the network registration, a publisher's properties and ads.txt, and a
  * precreation draft with its workflow actions. No serious or critical violations.
  */
 import type { Browser } from 'playwright-core';
@@ -25,6 +25,10 @@ describe.each(['light', 'dark'] as const)('accessibility of the partner screens,
       await page.locator(rows).first().click();
       await page.getByTestId('resource-form-demand_partners').waitFor();
       await expectNoSeriousViolations(page, 'demand partner detail');
+
+      await page.goto('/en/partners/demand-partners/ssp/overview');
+      await page.locator('[data-testid="partners-overview"][data-state="ready"]').waitFor();
+      await expectNoSeriousViolations(page, 'demand partners overview');
 
       await page.goto('/en/partners/demandpartners_ssp_register');
       await page.getByTestId('partner-register').waitFor();

@@ -26,6 +26,7 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   dp_ssp: () => import('../features/demand-partners/ssp-page.tsx'),
   dp_performance: () => import('../features/demand-partners/performance-page.tsx'),
   dp_ssp_register: () => import('../features/demand-partners/register-page.tsx'),
+  dp_ssp_overview: () => import('../features/demand-partners/overview-page.tsx'),
   publishers_ssp: () => import('../features/publishers/ssp-page.tsx'),
   publishers_performance: () => import('../features/publishers/performance-page.tsx'),
   precreation_perf: () => import('../features/precreation/perf-page.tsx'),
