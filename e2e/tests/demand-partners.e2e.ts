@@ -5,6 +5,7 @@
  * performance side's list shows only its partners. Screenshots (E2E_SCREENSHOTS=1) to
  * .tmp/demand-partners/.
  */
+import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
@@ -127,6 +128,13 @@ describe('demand partners', () => {
       await page.getByTestId('overview-only-warnings').click();
       await page.waitForURL(/warning=true/);
       await expect.poll(async () => (await rows.count()) === (await warnings.count())).toBe(true);
+
+      // The export of what is filtered: the warnings only.
+      await page.getByTestId('overview-export').click();
+      const [file] = await Promise.all([page.waitForEvent('download'), page.locator('.ant-dropdown:visible').getByText('CSV', { exact: true }).click()]);
+      expect(file.suggestedFilename()).toMatch(/^demand_partners_overview_\d{4}-\d{2}-\d{2}_\d{6}\.csv$/);
+      const csv = fs.readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+      expect(csv.length - 1).toBe(await warnings.count());
       await page.getByTestId('overview-only-warnings').click();
 
       // Sorting by revenue asks the server (the URL names the sort) and reorders.

@@ -139,9 +139,30 @@ describe('demand partners overview', () => {
     expect(data.summary.revenue_today).toBeNull();
     expect(data.rows.every((r) => r.revenue_today === null && r.margin_pct === null)).toBe(true);
     expect(data.rows.some((r) => r.bid_rate !== null)).toBe(true);
+    const file = await t.app.inject({ url: '/v1/partners/demand/overview/export?timezone=UTC', headers });
+    expect(file.body.replace(/^\ufeff/, '').split('\r\n')[0]).not.toMatch(/Revenue|Margin/);
     const refused = await get('sort=-revenue_today', headers);
     expect(refused.res.statusCode).toBe(400);
     expect(body(refused.res).errors).toEqual({ sort: 'resource.sort_unknown' });
+  });
+
+  it('exports every filtered partner as CSV and XLSX, in the sort asked for, with translated titles', async () => {
+    const all = (await get('timezone=UTC&sort=name&page_size=200')).data;
+    const csv = await t.app.inject({ url: '/v1/partners/demand/overview/export?timezone=UTC&sort=name&page_size=2&format=csv', headers: admin });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="demand_partners_overview_\d{4}-\d{2}-\d{2}_\d{6}\.csv"$/);
+    const lines = csv.body.replace(/^\ufeff/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('Partner,ID,Type,QPS now,QPS cap,QPS vs cap,Over the warning threshold,Revenue today (USD),Bid rate,Win rate,Timeout %,Margin %');
+    expect(lines).toHaveLength(all.total + 1);
+    expect(lines.slice(1).map((l) => Number(l.split(',')[1]))).toEqual(all.rows.map((r) => r.id));
+    const first = all.rows[0]!;
+    expect(lines[1]).toContain(`,${first.revenue_today},`);
+    const es = await t.app.inject({ url: '/v1/partners/demand/overview/export?timezone=UTC&warning=true', headers: { ...admin, 'accept-language': 'es' } });
+    expect(es.body.replace(/^\ufeff/, '').split('\r\n')[0]).toMatch(/^Socio,ID,/);
+    const xlsx = await t.app.inject({ url: '/v1/partners/demand/overview/export?timezone=UTC&format=xlsx', headers: admin });
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    expect((await t.app.inject({ url: '/v1/partners/demand/overview/export?format=pdf', headers: admin })).statusCode).toBe(400);
   });
 
   it('refuses bad input with translated field errors and people without the partners permission', async () => {

@@ -66,6 +66,11 @@ export const overviewQuerySchema = z
   .strict();
 export type OverviewQuery = z.infer<typeof overviewQuerySchema>;
 
+/** The export's query: the overview's, with the file format. */
+export const overviewExportQuerySchema = overviewQuerySchema.extend({
+  format: z.enum(['csv', 'xlsx'], { error: 'error.invalid_value' }).default('csv'),
+});
+
 export interface OverviewRow {
   id: number;
   name: string;

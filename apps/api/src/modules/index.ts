@@ -12,6 +12,7 @@ import { dataviewerScheduleRoutes } from './dataviewer-schedules/routes.ts';
 import { dataviewerRoutes } from './dataviewers/routes.ts';
 import { firewallRoutes } from './firewall/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { performanceReportRoutes } from './performance-report/routes.ts';
 import { precreationRoutes } from './precreation/routes.ts';
 import { publisherRoutes } from './publishers/routes.ts';
 import { qpsRoutes } from './qps/routes.ts';
@@ -20,4 +21,4 @@ import { staffRoutes } from './staff/routes.ts';
 
 export type ModuleRoutes = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes];
+export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes];

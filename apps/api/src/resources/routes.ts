@@ -14,7 +14,6 @@
  * `<entity>.create|update|delete` with before and after, in the same transaction.
  */
 import { offers, type ChangedBy, type HistoryEntry, type Page, type ResourceDef, type UsedBy } from '@backoffice/core/resources/define';
-import { exportFileName } from '@backoffice/core/export-name';
 import { localeFromAcceptLanguage, translate } from '@backoffice/core/i18n/catalogues';
 import { idParamsSchema, isIdText } from '@backoffice/core/ids';
 import { ok } from '@backoffice/core/envelope';
@@ -36,14 +35,13 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { auditLog, roles, users } from '../db/schema.ts';
 import { AppError, badRequest, notFound } from '../lib/errors.ts';
+import { sendTableFile, type TableCell } from '../lib/table-file.ts';
 import { audit } from '../plugins/audit.ts';
 import { callerOf, type Caller } from '../plugins/auth.ts';
 import { ValidationError, type ZodTypeProvider } from '../plugins/validation.ts';
@@ -490,58 +488,17 @@ export function resourceRoutes(
     const locale = localeFromAcceptLanguage(request.headers['accept-language']);
     const exported = fieldNames.filter((f) => f !== 'version');
     const titles = exported.map((f) => translate(locale, def.fields[f]!.label));
-    const cell = (v: unknown) =>
-      v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-    // The first batch before the answer starts: a query that fails answers an error envelope,
-    // not a file cut off after its headers.
+    const cell = (v: unknown): TableCell =>
+      v === null || v === undefined ? '' : typeof v === 'number' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
     const scope = scopeOf(request);
-    const first = await pageOf(q, scope, 0, EXPORT_BATCH);
-    const batch = (offset: number) => (offset === 0 ? first : pageOf(q, scope, offset, EXPORT_BATCH));
-    const stream = new PassThrough();
-    const name = exportFileName(def.exportName, format);
-    reply
-      .header('content-disposition', `attachment; filename="${name}"`)
-      .type(
-        format === 'csv'
-          ? 'text/csv; charset=utf-8'
-          : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      );
-    void (async () => {
-      try {
-        if (format === 'csv') {
-          stream.write(`\ufeff${titles.map(csvCell).join(',')}\r\n`);
-          for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += EXPORT_BATCH) {
-            const rows = await batch(offset);
-            if (rows.length > 0)
-              stream.write(
-                rows.map((r) => exported.map((f) => csvCell(cell(r[f]))).join(',')).join('\r\n') + '\r\n',
-              );
-            if (rows.length < EXPORT_BATCH) break;
-          }
-          stream.end();
-        } else {
-          const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-            stream,
-            useStyles: false,
-            useSharedStrings: false,
-          });
-          const sheet = workbook.addWorksheet(def.exportName);
-          sheet.addRow(titles).commit();
-          for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += EXPORT_BATCH) {
-            const rows = await batch(offset);
-            for (const r of rows)
-              sheet.addRow(exported.map((f) => (typeof r[f] === 'number' ? r[f] : cell(r[f])))).commit();
-            if (rows.length < EXPORT_BATCH) break;
-          }
-          sheet.commit();
-          await workbook.commit();
-        }
-      } catch (err) {
-        request.log.error({ err }, `${def.name}: export failed`);
-        stream.destroy(err as Error);
+    async function* batches() {
+      for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += EXPORT_BATCH) {
+        const rows = await pageOf(q, scope, offset, EXPORT_BATCH);
+        yield rows.map((r) => exported.map((f) => cell(r[f])));
+        if (rows.length < EXPORT_BATCH) break;
       }
-    })();
-    return reply.send(stream);
+    }
+    return sendTableFile(request, reply, { name: def.exportName, format, titles, batches: batches() });
   }
 
   app.get(
@@ -743,15 +700,6 @@ export function resourceRoutes(
 function auditable(row: Row): Row {
   const { created_by: _c, updated_by: _u, ...rest } = row;
   return rest;
-}
-
-/** Text a spreadsheet would run as a formula (CSV injection), except plain numbers such as -120.50. */
-const FORMULA_LIKE = /^(?![-+]?\d+(?:\.\d+)?$)[=+\-@\t\r]/;
-
-/** A CSV field: formula-like text gets a leading apostrophe, and quoting where needed. */
-function csvCell(value: string): string {
-  const safe = FORMULA_LIKE.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** A row's audit entries with names and a field diff, newest first. */

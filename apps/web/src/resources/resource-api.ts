@@ -3,12 +3,12 @@
  * delete, history, used-by and export, for any `ResourceDef`. Hooks of their own (no component),
  * so a screen with its own shape keeps the data logic and drops the generic components.
  */
+import { downloadApiFile } from '../lib/api-file.ts';
 import type { HistoryEntry, Page, ResourceDef, UsedBy } from '@backoffice/core/resources/define';
 import { listQueryParams, parseListQuery, type ListQuery } from '@backoffice/core/resources/list-query';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api, handleSessionError, REST_BASE } from '../lib/api.ts';
-import { saveBlob } from '../lib/download.ts';
-import { FetchError } from '../lib/fetch-client.ts';
+import { api } from '../lib/api.ts';
+import type { FetchError } from '../lib/fetch-client.ts';
 import { isTokenExpired, useSession } from '../lib/session-store.ts';
 import { withFixed } from './use-list-query.ts';
 
@@ -99,21 +99,5 @@ export function useResourceMutations(def: ResourceDef) {
 
 /** Downloads the filtered list as CSV or XLSX (the server streams it); answers the file name. */
 export async function downloadResourceExport(def: ResourceDef, query: ListQuery, format: 'csv' | 'xlsx'): Promise<string> {
-  const { user, locale } = useSession.getState();
-  const params = new URLSearchParams({ ...listQueryParams({ ...query, page: 1 }, def), format });
-  params.delete('page');
-  params.delete('page_size');
-  const response = await fetch(`${REST_BASE}${def.path}/export?${params.toString()}`, {
-    headers: { ...(user?.token ? { Authorization: `Bearer ${user.token}` } : {}), 'Accept-Language': locale, 'Cache-Control': 'no-cache' },
-    cache: 'no-store',
-  });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { message?: string; text?: string } | null;
-    const error = new FetchError(body?.text ?? `Error ${response.status}`, { httpStatus: response.status, key: body?.message ?? null });
-    handleSessionError(error);
-    throw error;
-  }
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `${def.exportName}.${format}`;
-  saveBlob(await response.blob(), name);
-  return name;
+  return downloadApiFile(`${def.path}/export`, { ...listQueryParams({ ...query, page: 1 }, def), format }, `${def.exportName}.${format}`);
 }

@@ -9,6 +9,7 @@ import { dataviewer as enDataviewer } from './en/dataviewer.ts';
 import { inputs as enInputs } from './en/inputs.ts';
 import { menu as enMenu } from './en/menu.ts';
 import { partners as enPartners } from './en/partners.ts';
+import { performanceReport as enPerformanceReport } from './en/performance-report.ts';
 import { precreation as enPrecreation } from './en/precreation.ts';
 import { publishers as enPublishers } from './en/publishers.ts';
 import { qps as enQps } from './en/qps.ts';
@@ -23,6 +24,7 @@ import { dataviewer as esDataviewer } from './es/dataviewer.ts';
 import { inputs as esInputs } from './es/inputs.ts';
 import { menu as esMenu } from './es/menu.ts';
 import { partners as esPartners } from './es/partners.ts';
+import { performanceReport as esPerformanceReport } from './es/performance-report.ts';
 import { precreation as esPrecreation } from './es/precreation.ts';
 import { publishers as esPublishers } from './es/publishers.ts';
 import { qps as esQps } from './es/qps.ts';
@@ -35,9 +37,9 @@ export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners, ...enPublishers, ...enPrecreation } as const;
+export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners, ...enPublishers, ...enPrecreation, ...enPerformanceReport } as const;
 export type MessageKey = keyof typeof en;
-export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners, ...esPublishers, ...esPrecreation };
+export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners, ...esPublishers, ...esPrecreation, ...esPerformanceReport };
 
 export const catalogues: Record<Locale, Record<string, string>> = { en, es };
 

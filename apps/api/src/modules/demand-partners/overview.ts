@@ -25,7 +25,9 @@ import {
   type OverviewSort,
 } from '@backoffice/core/partner-overview';
 import { wallTimeOf, zonedTimeToEpoch } from '@backoffice/core/reports';
+import { translate, type Locale } from '@backoffice/core/i18n/catalogues';
 import type { AppContext } from '../../context.ts';
+import type { TableCell } from '../../lib/table-file.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { HOUR_MS } from '../../reports-data/rollups.ts';
@@ -155,7 +157,7 @@ interface PageRow {
 
 const round = (v: number | null, places: number) => (v === null || v === undefined ? null : Math.round(Number(v) * 10 ** places) / 10 ** places);
 
-export async function demandPartnerOverview(ctx: AppContext, caller: Caller, q: OverviewQuery, nowMs = Date.now()): Promise<OverviewAnswer> {
+export async function demandPartnerOverview(ctx: AppContext, caller: Caller, q: OverviewQuery, nowMs = Date.now(), withSparks = true): Promise<OverviewAnswer> {
   const money = hasMoneyArea(caller);
   const desc = q.sort.startsWith('-');
   const sort = q.sort.replace(/^-/, '') as OverviewSort;
@@ -166,7 +168,7 @@ export async function demandPartnerOverview(ctx: AppContext, caller: Caller, q: 
 
   const ids = rows.map((r) => Number(r.id));
   const sparkRows =
-    ids.length === 0
+    ids.length === 0 || !withSparks
       ? []
       : await query<{ entity_id: number; ts: string | Date; qps: number | null }>(ctx.database, SPARK_SQL, [
           ids,
@@ -232,4 +234,39 @@ async function emptyPageSummary(ctx: AppContext, q: OverviewQuery, win: ReturnTy
     qps_cap: r ? Number(r.all_cap ?? 0) : 0,
     revenue_today: money ? microsToDecimal(r?.all_revenue ?? '0') : null,
   };
+}
+
+/** Rows per statement while exporting (the page statement, page after page). */
+const EXPORT_BATCH = 200;
+
+/**
+ * The overview as a file: every partner the query filters (all pages), in its sort, without the
+ * sparklines; money columns only for a person who may see them. Column titles in `locale`.
+ */
+export function overviewExport(ctx: AppContext, caller: Caller, q: OverviewQuery, locale: Locale, nowMs = Date.now()) {
+  const money = hasMoneyArea(caller);
+  const t = (key: string) => translate(locale, key);
+  const columns: { title: string; value: (r: OverviewRow) => TableCell }[] = [
+    { title: t('dp_overview.col.partner'), value: (r) => r.name },
+    { title: 'ID', value: (r) => r.id },
+    { title: t('demand_partner.type'), value: (r) => r.type },
+    { title: t('dp_overview.col.current_qps'), value: (r) => r.current_qps },
+    { title: t('dp_overview.col.qps_cap'), value: (r) => r.qps_cap },
+    { title: t('dp_overview.col.cap_usage'), value: (r) => r.cap_usage },
+    { title: t('dp_overview.export.warning'), value: (r) => (r.warning ? t('common.yes') : t('common.no')) },
+    ...(money ? [{ title: `${t('dp_overview.col.revenue_today')} (USD)`, value: (r: OverviewRow) => r.revenue_today }] : []),
+    { title: t('dp_overview.col.bid_rate'), value: (r) => r.bid_rate },
+    { title: t('dp_overview.col.win_rate'), value: (r) => r.win_rate },
+    { title: t('dp_overview.col.timeout_pct'), value: (r) => r.timeout_pct },
+    ...(money ? [{ title: t('dp_overview.col.margin_pct'), value: (r: OverviewRow) => r.margin_pct }] : []),
+  ];
+  async function* batches(): AsyncGenerator<TableCell[][]> {
+    for (let page = 1; ; page++) {
+      const answer = await demandPartnerOverview(ctx, caller, { ...q, page, page_size: EXPORT_BATCH }, nowMs, false);
+      yield answer.rows.map((r) => columns.map((c) => c.value(r)));
+      if (answer.rows.length < EXPORT_BATCH) return;
+    }
+  }
+  const text = new Set([0, 2, 6]);
+  return { titles: columns.map((c) => c.title), numeric: columns.map((_, i) => !text.has(i)), batches: batches() };
 }

@@ -6,10 +6,10 @@
  * URL, so a link reproduces the view. The figures refresh every minute while the page is open.
  * Money columns are left out for a person without a money permission (the API sends null).
  */
-import { ReloadOutlined, WarningFilled } from '@ant-design/icons';
+import { DownOutlined, DownloadOutlined, ReloadOutlined, WarningFilled } from '@ant-design/icons';
 import { formatNumber } from '@backoffice/core/format';
 import { OVERVIEW_PAGE_SIZE, OVERVIEW_SORTS, type OverviewAnswer, type OverviewRow, type OverviewSort } from '@backoffice/core/partner-overview';
-import { Alert, Button, Empty, Input, Progress, Space, Statistic, Switch, Table, Tooltip, Typography, theme, type TableColumnsType } from 'antd';
+import { Alert, Button, Dropdown, Empty, Input, Progress, Space, Statistic, Switch, Table, Tooltip, Typography, theme, type TableColumnsType } from 'antd';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useEffect, useState, type HTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +17,9 @@ import { Link, useSearchParams } from 'react-router';
 import type { SortOrder } from 'antd/es/table/interface';
 import { MoneyCell } from '../../components/money-cell.tsx';
 import { useLocale } from '../../components/use-locale.ts';
-import { errorText } from '../../lib/api.ts';
+import { useNotice } from '../../components/use-notice.ts';
+import { errorText, isSessionError } from '../../lib/api.ts';
+import { downloadApiFile } from '../../lib/api-file.ts';
 import { usePermission } from '../../lib/permission.tsx';
 import { useApiQuery } from '../../lib/query.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
@@ -111,6 +113,8 @@ export default function DemandPartnersOverviewPage() {
   const pageSize = Math.min(200, Math.max(10, Number(params.get('page_size')) || OVERVIEW_PAGE_SIZE));
   const onlyWarnings = params.get('warning') === 'true';
   const [search, setSearch] = useState(params.get('search') ?? '');
+  const [exporting, setExporting] = useState(false);
+  const notice = useNotice();
   const debounced = useDebouncedValue(search.trim(), 300);
 
   const update = (patch: Record<string, string | null>) =>
@@ -145,6 +149,16 @@ export default function DemandPartnersOverviewPage() {
     placeholderData: keepPreviousData,
   });
   const data = overview.data;
+  const exportAs = async (format: 'csv' | 'xlsx') => {
+    setExporting(true);
+    try {
+      await downloadApiFile('/v1/partners/demand/overview/export', { ...query, format }, `demand_partners_overview.${format}`);
+    } catch (error) {
+      if (!isSessionError(error)) void notice.error(errorText(error));
+    } finally {
+      setExporting(false);
+    }
+  };
   const money = data?.money_visible ?? true;
   const currency = data?.currency ?? 'USD';
   const pct = `${Math.round((data?.warning_ratio ?? 0.9) * 100)}%`;
@@ -229,6 +243,20 @@ export default function DemandPartnersOverviewPage() {
           <Button icon={<ReloadOutlined />} onClick={() => void overview.refetch()} loading={overview.isFetching} aria-label={t('dp_overview.refresh')}>
             {t('dp_overview.refresh')}
           </Button>
+          <Dropdown
+            trigger={['click']}
+            disabled={!data || data.total === 0}
+            menu={{
+              items: [
+                { key: 'csv', label: 'CSV', onClick: () => void exportAs('csv') },
+                { key: 'xlsx', label: 'XLSX', onClick: () => void exportAs('xlsx') },
+              ],
+            }}
+          >
+            <Button icon={<DownloadOutlined />} loading={exporting} data-testid="overview-export">
+              {t('resource.export')} <DownOutlined />
+            </Button>
+          </Dropdown>
         </Space>
       </div>
 

@@ -122,5 +122,6 @@ export const partners = {
   'dp_overview.rows_one': '{count} partner',
   'dp_overview.rows': '{count} partners',
   'dp_overview.open_graph': 'Open the QPS graph',
+  'dp_overview.export.warning': 'Over the warning threshold',
   'dp_overview.open': 'Open {name}',
 } as const satisfies Record<string, string>;

@@ -124,5 +124,6 @@ export const partners: Record<keyof typeof en, string> = {
   'dp_overview.rows_one': '{count} socio',
   'dp_overview.rows': '{count} socios',
   'dp_overview.open_graph': 'Abrir la gráfica de QPS',
+  'dp_overview.export.warning': 'Por encima del umbral de aviso',
   'dp_overview.open': 'Abrir {name}',
 };
