@@ -31,7 +31,7 @@ const isoDay = (d: Date) => d.toISOString().slice(0, 10);
  * Noon, in `zone`, of the day before today (as an instant), and that day's own yesterday. As the
  * browser's clock, it keeps a test that picks the 'yesterday' preset and later reopens it (the
  * preset is worked out again) on one day: with the real clock the two meet different days when
- * the test runs across midnight. The demo data (30 days up to the server's start) covers that
+ * the test runs across midnight. The demo data (62 days up to the server's start) covers that
  * yesterday whole.
  */
 function noonOfYesterday(zone: string): { ms: number; yesterday: string } {
