@@ -166,6 +166,8 @@ export const APP_ROUTES: readonly AppRoute[] = [
   r('/partners/demandpartners_performance', 'dp_performance'),
   r('/partners/demandpartners_performance/:network', 'dp_performance'),
   r('/partners/perf-budgets-companies', 'perf_budgets'),
+  r('/partners/perf-budgets-companies/new', 'perf_budgets'),
+  r('/partners/perf-budgets-companies/:id', 'perf_budgets'),
   r('/partners/demand-partners/ssp/overview', 'dp_ssp_overview'),
   r('/partners/demandpartners_ssp', 'dp_ssp'),
   r('/partners/demandpartners_ssp/:network', 'dp_ssp'),

@@ -301,3 +301,23 @@ export const agencies = pgTable(
   },
   (t) => [index('agencies_company_idx').on(t.companyId), index('agencies_name_idx').on(t.name, t.id)],
 );
+
+/**
+ * Budgets (packages/core/src/resources/budgets.ts): a performance-side company's budget for a
+ * month (`YYYY-MM`), one per company and month; the amount as an exact decimal.
+ */
+export const budgets = pgTable(
+  'budgets',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'restrict' }),
+    month: text('month').notNull(),
+    amount: numeric('amount', { precision: 11, scale: 2 }).notNull(),
+    currency: text('currency').notNull().default('USD'),
+    notes: text('notes'),
+    ...resourceColumns(),
+  },
+  (t) => [uniqueIndex('budgets_company_month_idx').on(t.companyId, t.month), index('budgets_month_idx').on(t.month, t.id), index('budgets_amount_idx').on(t.amount, t.id)],
+);

@@ -10,6 +10,7 @@ import { seedDemoAgencies, seedDemoCompanies } from './demo-companies.ts';
 import { seedDemoEndpoints } from './demo-endpoints.ts';
 import { seedDemoFirewall } from './demo-firewall.ts';
 import { seedDemoPartners } from './demo-partners.ts';
+import { seedDemoBudgets } from './demo-budgets.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -144,6 +145,7 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
       await seedDemoFirewall(database.db);
       await seedReportsDemo(database);
       await seedDemoPartners(database.db);
+      await seedDemoBudgets(database);
     }
   }
   // A data set loaded by an earlier version lacks the rollups and levels added since: build them

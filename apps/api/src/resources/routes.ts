@@ -67,6 +67,12 @@ export interface ResourceOptions {
   /** Refuses a generic update of a row in a state that no longer takes one (throw an AppError). */
   beforeUpdate?: (before: Row) => void;
   /**
+   * Rules of the entity's own that need the database (a reference that must be of some kind), run
+   * in the create's or update's transaction after the references are checked, with the row as it
+   * was (null on create): field errors by field (message keys, a 400 like the schema's), or none.
+   */
+  validate?: (d: Db, data: Row, before: Row | null) => Promise<Record<string, string> | undefined>;
+  /**
    * Fields of the entity's own added to the rows that the list and the one-row answer give (names
    * from a many-to-many, what the caller may do with each row): called once per page with all its
    * rows (a query per page, not per row); `one` is true for GET {path}/:id, which may add more (a
@@ -321,6 +327,12 @@ export function resourceRoutes(
     if (Object.keys(errors).length > 0) throw badRequest('error.validation', errors);
   }
 
+  /** The entity's own rules that need the database (opts.validate): a 400 with field errors. */
+  async function checkOwn(d: Db, data: Row, before: Row | null): Promise<void> {
+    const errors = await opts.validate?.(d, data, before);
+    if (errors && Object.keys(errors).length > 0) throw badRequest('error.validation', errors);
+  }
+
   /** The create/update input checked with the resource's full schema (cross-field rules). */
   function checked(body: Row): Row {
     const fields = Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'version'));
@@ -568,6 +580,7 @@ export function resourceRoutes(
       const row = await ctx.database.db
         .transaction(async (tx) => {
           await checkRefs(tx as unknown as Db, data);
+          await checkOwn(tx as unknown as Db, data, null);
           const [created] = await (tx as unknown as Db)
             .insert(table)
             .values({
@@ -620,6 +633,7 @@ export function resourceRoutes(
             if (!before) throw notFound('resource.not_found');
             opts.beforeUpdate?.(before);
             await checkRefs(t, data);
+            await checkOwn(t, data, before);
             const updated = await t
               .update(table)
               .set({

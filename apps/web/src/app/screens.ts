@@ -31,6 +31,7 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   publishers_performance: () => import('../features/publishers/performance-page.tsx'),
   precreation_perf: () => import('../features/precreation/perf-page.tsx'),
   precreation_ssp: () => import('../features/precreation/ssp-page.tsx'),
+  perf_budgets: () => import('../features/budgets/budgets-page.tsx'),
   performance_report: () => import('../features/performance-report/performance-report-page.tsx'),
 };
 

@@ -52,6 +52,8 @@ export interface ResourcePageProps {
    * identifies a row); no clone route when absent.
    */
   cloneDrops?: readonly string[];
+  /** A row's page title when its title field alone does not name it (a budget: company and month). */
+  rowTitle?: (row: ResourceRow) => string;
 }
 
 /** Whether any declared resource refers to this one (then its page has a "used by" tab). */
@@ -140,7 +142,7 @@ function UsedByTab({ def, id }: { def: ResourceDef; id: number }) {
   return <List dataSource={used.data} renderItem={(u) => <List.Item key={u.resource}>{t(u.label)}: {u.count}</List.Item>} />;
 }
 
-function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, rowActions, onCreated, fixed, editable, initial, id }: ResourcePageProps & { id: number | null; initial?: Record<string, unknown> }) {
+function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, rowActions, onCreated, fixed, editable, rowTitle, initial, id }: ResourcePageProps & { id: number | null; initial?: Record<string, unknown> }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
@@ -164,7 +166,7 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, row
   }
   if (id !== null && row.isPending) return <Spin size="large" className="bo-res-loading" />;
   const current = id !== null ? (row.data ?? null) : null;
-  const title = current ? String(current[def.titleField] ?? '') : t(newTitleKey);
+  const title = current ? (rowTitle?.(current) ?? String(current[def.titleField] ?? '')) : t(newTitleKey);
 
   const submit = async (values: Record<string, unknown>) => {
     if (current) {

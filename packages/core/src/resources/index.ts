@@ -1,5 +1,6 @@
 /** Every resource declared in core, by name (references between them, the web app's reference inputs). */
 import { agencies } from './agencies.ts';
+import { budgets } from './budgets.ts';
 import { companies } from './companies.ts';
 import type { ResourceDef } from './define.ts';
 import { demandPartners } from './demand-partners.ts';
@@ -18,4 +19,5 @@ export const RESOURCES: Readonly<Record<string, ResourceDef>> = {
   precreation,
   firewall_entries: firewallEntries,
   saved_dataviewers: savedDataviewers,
+  budgets,
 };
