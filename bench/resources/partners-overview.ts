@@ -15,24 +15,15 @@
 import { overviewQuerySchema } from '@backoffice/core/partner-overview';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildApp } from '../../apps/api/src/app.ts';
-import { demoPasswordOf, loadConfig } from '../../apps/api/src/config.ts';
-import { migrateDatabase, openDatabase, type Database } from '../../apps/api/src/db/client.ts';
-import { seed } from '../../apps/api/src/db/seed.ts';
+import type { Database } from '../../apps/api/src/db/client.ts';
 import { overviewParams, overviewSql, overviewWindows, SPARK_SQL } from '../../apps/api/src/modules/demand-partners/overview.ts';
 import { query } from '../../apps/api/src/reports-data/sql.ts';
 import { forEachDatabase } from './databases.ts';
+import { benchApp, benchDatabase, option, pct, ROOT } from './harness.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const PARTNERS = Number(opt('partners', '1000'));
-const RUNS = Number(opt('runs', '40'));
-const DB = opt('db', 'both');
+const PARTNERS = Number(option('partners', '1000'));
+const RUNS = Number(option('runs', '40'));
+const DB = option('db', 'both');
 const WARM_UP = 15;
 const HOUR = 3_600_000;
 /** The end of the loaded day: the last whole hour (the API clamps "now" to it). */
@@ -56,7 +47,8 @@ async function fill(database: Database): Promise<number> {
      SELECT 'Bench partner ' || g, 'ssp', 'live', 'DSP', 500 + (g * 37) % 9500 FROM generate_series(1, $1::int) g`,
     [PARTNERS],
   );
-  // Demand at 20%..110% of the cap, by partner; capped requests.
+  // Demand at 20%..109% of the cap by partner, ±5% over the day; capped requests (about one
+  // partner in ten is over 90% of its cap at any hour).
   await query(
     database,
     `INSERT INTO qps_minute (ts, kind, entity_id, requests, cap_qps, bids, timeouts, errors, latency_p95_ms)
@@ -64,7 +56,7 @@ async function fill(database: Database): Promise<number> {
      FROM demand_partners p
      CROSS JOIN generate_series($1::timestamptz, $2::timestamptz, interval '1 minute') m
      CROSS JOIN LATERAL (SELECT least(p.qps_cap, p.qps_cap * (0.2 + ((p.id * 7919) % 90) / 100.0)
-                         * (0.85 + 0.15 * sin(extract(epoch FROM m) / 7200.0)))::int * 60 AS r) x
+                         * (0.95 + 0.05 * sin(extract(epoch FROM m) / 7200.0)))::int * 60 AS r) x
      WHERE p.name LIKE 'Bench partner %'`,
     [iso(END - 24 * HOUR), iso(END - 60_000)],
   );
@@ -96,30 +88,14 @@ async function fill(database: Database): Promise<number> {
   return performance.now() - t;
 }
 
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 async function benchOne(kind: 'pglite' | 'postgres', databaseUrl: string | null) {
-  const dataDir = path.join(ROOT, '.tmp', 'bench-overview', 'pglite');
-  if (kind === 'pglite') {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    fs.mkdirSync(dataDir, { recursive: true });
-  }
-  const config = loadConfig({ ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'silent', JOBS: 'false', WEB_DIST: '', DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' });
-  const database = await openDatabase({ databaseUrl, dataDir });
-  await migrateDatabase(database);
-  await seed(database, { ...config, env: 'test' });
+  const { database, config } = await benchDatabase(databaseUrl, 'bench-overview', true);
   const loadMs = await fill(database);
   const [counts] = await query<{ minutes: number; quarters: number; hours: number }>(
     database,
     `SELECT (SELECT count(*) FROM qps_minute)::int AS minutes, (SELECT count(*) FROM qps_15m)::int AS quarters, (SELECT count(*) FROM stats_r_partner)::int AS hours`,
   );
-  const app = await buildApp(config, { database, keepDatabase: true, skipPrepare: true });
-  await app.ready();
-  const login = await app.inject({ method: 'POST', url: '/v1/login', payload: { email: 'admin@adtech.example', password: demoPasswordOf(process.env) } });
-  const token = (login.json() as { data: { token: string } }).data.token;
-  const headers = { authorization: `Bearer ${token}` };
+  const { app, headers } = await benchApp(config, database);
 
   const results = [];
   for (const q of QUESTIONS) {

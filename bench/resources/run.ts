@@ -14,24 +14,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildApp } from '../../apps/api/src/app.ts';
-import { demoPasswordOf, loadConfig } from '../../apps/api/src/config.ts';
-import { migrateDatabase, openDatabase, type Database } from '../../apps/api/src/db/client.ts';
+import type { Database } from '../../apps/api/src/db/client.ts';
 import { generateCompanies } from '../../apps/api/src/db/generated-companies.ts';
-import { seed } from '../../apps/api/src/db/seed.ts';
 import { query } from '../../apps/api/src/reports-data/sql.ts';
 import { forEachDatabase } from './databases.ts';
+import { benchApp, benchDatabase, option, pct, ROOT } from './harness.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const ROWS = Number(opt('rows', '100000'));
-const RUNS = Number(opt('runs', '40'));
-const DB = opt('db', 'both');
+const ROWS = Number(option('rows', '100000'));
+const RUNS = Number(option('runs', '40'));
+const DB = option('db', 'both');
 /**
  * Untimed runs before each question's timed ones. The first question also warms the whole
  * request path (JIT): with 3, its p95 on PGlite carried compilation pauses (about 2x its p50).
@@ -80,23 +71,10 @@ async function fill(database: Database, rows: number): Promise<number> {
   return result.inserted > 0 ? result.ms : 0;
 }
 
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 async function benchOne(kind: 'pglite' | 'postgres', databaseUrl: string | null) {
-  const dataDir = path.join(ROOT, '.tmp', 'bench-resources', 'pglite');
-  if (kind === 'pglite') fs.mkdirSync(dataDir, { recursive: true });
-  const config = loadConfig({ ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'silent', JOBS: 'false', WEB_DIST: '', DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' });
-  const database = await openDatabase({ databaseUrl, dataDir });
-  await migrateDatabase(database);
-  await seed(database, { ...config, env: 'test' });
+  const { database, config } = await benchDatabase(databaseUrl, 'bench-resources', false);
   const loadMs = await fill(database, ROWS);
-  const app = await buildApp(config, { database, keepDatabase: true, skipPrepare: true });
-  await app.ready();
-  const login = await app.inject({ method: 'POST', url: '/v1/login', payload: { email: 'admin@adtech.example', password: demoPasswordOf(process.env) } });
-  const token = (login.json() as { data: { token: string } }).data.token;
-  const headers = { authorization: `Bearer ${token}` };
+  const { app, headers } = await benchApp(config, database);
 
   const results = [];
   for (const q of QUESTIONS) {

@@ -10,42 +10,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { buildApp } from '../../apps/api/src/app.ts';
-import { loadConfig } from '../../apps/api/src/config.ts';
-import { migrateDatabase, openDatabase } from '../../apps/api/src/db/client.ts';
-import { seed } from '../../apps/api/src/db/seed.ts';
 import { sellersJsonOf } from '../../apps/api/src/modules/publishers/routes.ts';
 import { query } from '../../apps/api/src/reports-data/sql.ts';
 import { forEachDatabase } from './databases.ts';
+import { benchDatabase, option, ROOT, stats } from './harness.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const SELLERS = Number(opt('sellers', '50000'));
-const RUNS = Number(opt('runs', '20'));
-const DB = opt('db', 'both');
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-const stats = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { p50: pct(s, 50), p95: pct(s, 95) };
-};
+const SELLERS = Number(option('sellers', '50000'));
+const RUNS = Number(option('runs', '20'));
+const DB = option('db', 'both');
 
 async function benchOne(kind: 'pglite' | 'postgres', databaseUrl: string | null) {
-  const dataDir = path.join(ROOT, '.tmp', 'bench-sellers', 'pglite');
-  if (kind === 'pglite') {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    fs.mkdirSync(dataDir, { recursive: true });
-  }
-  const config = loadConfig({ ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'silent', JOBS: 'false', WEB_DIST: '', DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' });
-  const database = await openDatabase({ databaseUrl, dataDir });
-  await migrateDatabase(database);
-  await seed(database, { ...config, env: 'test' });
+  const { database, config } = await benchDatabase(databaseUrl, 'bench-sellers', true);
   // Publishers as an exchange has them: most plain publishers, some intermediaries and "both",
   // one in twenty confidential.
   let t = performance.now();
