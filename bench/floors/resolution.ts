@@ -47,7 +47,7 @@ const requests: FloorRequest[] = Array.from({ length: REQUESTS }, () => {
   return Object.fromEntries(FLOOR_KEYS.map((k) => [k, base[k] !== '*' ? base[k] : value(k)]));
 });
 
-let t = performance.now();
+const t = performance.now();
 const index = new FloorIndex(rules);
 const buildMs = performance.now() - t;
 
