@@ -4,6 +4,7 @@ import {
   FloorIndex,
   PATTERN_ORDER,
   compareRules,
+  diffRuleSets,
   duplicateRuleKeys,
   explainRule,
   floorKeys,
@@ -126,5 +127,24 @@ describe('floor resolution', () => {
         expect(b.runnersUp.map((m) => m.rule.id)).toEqual(a.runnersUp.map((m) => m.rule.id));
       }
     }
+  });
+});
+
+describe('rule set differences', () => {
+  it('matches rules by their keys: a new CPM is a change, new keys an addition, missing keys a removal', () => {
+    const before = [rule({ country: 'ES' }, '0.50'), rule({ country: 'FR' }, '0.60'), rule({ publisher: 'p1' }, '1.00', 'soft')];
+    const after = [
+      rule({ country: 'es' }, '0.5'),
+      rule({ publisher: 'p1' }, '1.20', 'hard'),
+      rule({ country: 'DE' }, '0.40'),
+    ];
+    const d = diffRuleSets(before, after);
+    expect(d.added.map((r) => r.keys.country)).toEqual(['DE']);
+    expect(d.removed.map((r) => r.keys.country)).toEqual(['FR']);
+    expect(d.changed).toHaveLength(1);
+    expect(d.changed[0]!.fields).toEqual(['cpm', 'type']);
+    expect(d.changed[0]!.before.cpm).toBe('1.00');
+    expect(d.unchanged).toBe(1);
+    expect(diffRuleSets(after, after)).toMatchObject({ added: [], removed: [], changed: [], unchanged: 3 });
   });
 });

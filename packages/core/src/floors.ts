@@ -198,3 +198,55 @@ export function duplicateRuleKeys(rules: readonly Pick<FloorRule, 'keys'>[]): [n
 export function floorKeys(given: Partial<Record<FloorKey, string>> = {}): Record<FloorKey, string> {
   return Object.fromEntries(FLOOR_KEYS.map((k) => [k, given[k] ?? FLOOR_WILDCARD])) as Record<FloorKey, string>;
 }
+
+export interface RuleChange {
+  before: FloorRule;
+  after: FloorRule;
+  /** What differs: cpm, currency, type. */
+  fields: ('cpm' | 'currency' | 'type')[];
+}
+
+export interface RuleSetDiff {
+  added: FloorRule[];
+  removed: FloorRule[];
+  changed: RuleChange[];
+  /** Rules in both, unchanged. */
+  unchanged: number;
+}
+
+/** Two decimal texts as the same amount ("1.5" and "1.50"). */
+function sameAmount(a: string, b: string): boolean {
+  const canon = (v: string) => {
+    const [int = '0', frac = ''] = v.trim().replace(/^\+/, '').split('.');
+    return `${int.replace(/^(-?)0+(?=\d)/, '$1')}.${frac.replace(/0+$/, '')}`;
+  };
+  return canon(a) === canon(b);
+}
+
+/**
+ * What changes from one rule set to another, rules matched by their keys (a rule is its keys: a
+ * different CPM for the same keys is a change, different keys are a removal and an addition). The
+ * versions' comparison and the CSV import's preview both show this.
+ */
+export function diffRuleSets(before: readonly FloorRule[], after: readonly FloorRule[]): RuleSetDiff {
+  const old = new Map(before.map((r) => [ruleKeyString(r.keys), r]));
+  const added: FloorRule[] = [];
+  const changed: RuleChange[] = [];
+  let unchanged = 0;
+  for (const r of after) {
+    const k = ruleKeyString(r.keys);
+    const prev = old.get(k);
+    if (!prev) {
+      added.push(r);
+      continue;
+    }
+    old.delete(k);
+    const fields: RuleChange['fields'] = [];
+    if (!sameAmount(prev.cpm, r.cpm)) fields.push('cpm');
+    if (prev.currency.toUpperCase() !== r.currency.toUpperCase()) fields.push('currency');
+    if (prev.type !== r.type) fields.push('type');
+    if (fields.length > 0) changed.push({ before: prev, after: r, fields });
+    else unchanged++;
+  }
+  return { added, removed: [...old.values()], changed, unchanged };
+}
