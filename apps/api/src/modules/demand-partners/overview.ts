@@ -134,19 +134,9 @@ export function overviewParams(q: OverviewQuery, win: ReturnType<typeof overview
   ];
 }
 
-interface PageRow {
-  id: number;
-  name: string;
-  type: string;
-  qps_cap: number;
-  current_qps: number | null;
-  cap_usage: number | null;
-  warning: boolean;
+/** A row of the page statement: the answer's row before rounding, with the summary's window sums. */
+interface PageRow extends Omit<OverviewRow, 'revenue_today' | 'spark'> {
   revenue: string | null;
-  bid_rate: number | null;
-  win_rate: number | null;
-  timeout_pct: number | null;
-  margin_pct: number | null;
   all_partners: string | number;
   all_warnings: string | number;
   all_qps: number;

@@ -383,26 +383,24 @@ function ExportActions({
       setBusy(null);
     }
   };
+  const formats = [
+    { format: 'csv', icon: <DownloadOutlined />, label: t('report.export_csv') },
+    { format: 'xlsx', icon: <FileExcelOutlined />, label: t('report.export_xlsx') },
+  ] as const;
   return (
     <>
-      <Button
-        icon={<DownloadOutlined />}
-        loading={busy === 'csv'}
-        disabled={disabled || (busy !== null && busy !== 'csv')}
-        onClick={() => void run('csv')}
-        data-testid="perf-export-csv"
-      >
-        {t('report.export_csv')}
-      </Button>
-      <Button
-        icon={<FileExcelOutlined />}
-        loading={busy === 'xlsx'}
-        disabled={disabled || (busy !== null && busy !== 'xlsx')}
-        onClick={() => void run('xlsx')}
-        data-testid="perf-export-xlsx"
-      >
-        {t('report.export_xlsx')}
-      </Button>
+      {formats.map((f) => (
+        <Button
+          key={f.format}
+          icon={f.icon}
+          loading={busy === f.format}
+          disabled={disabled || (busy !== null && busy !== f.format)}
+          onClick={() => void run(f.format)}
+          data-testid={`perf-export-${f.format}`}
+        >
+          {f.label}
+        </Button>
+      ))}
     </>
   );
 }
