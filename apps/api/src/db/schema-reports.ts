@@ -15,6 +15,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  date,
   index,
   integer,
   boolean,
@@ -211,9 +212,32 @@ export const deals = pgTable(
     name: text('name').notNull(),
     /** pmp, preferred, pg */
     type: text('type').notNull().default('pmp'),
-    createdAt,
+    /** OpenRTB 2.6 Deal: bidfloor (exact decimal) and bidfloorcur. */
+    bidfloor: numeric('bidfloor', { precision: 12, scale: 4 }).notNull().default('0'),
+    bidfloorcur: text('bidfloorcur').notNull().default('USD'),
+    /** OpenRTB `at`: 1 first price, 2 second price plus, 3 the bidfloor is the fixed price. */
+    auctionType: smallint('auction_type').notNull().default(1),
+    /** Allowed buyer seats and advertiser domains (empty: any). */
+    wseat: jsonb('wseat').$type<string[]>().notNull().default([]),
+    wadomain: jsonb('wadomain').$type<string[]>().notNull().default([]),
+    /** Targeted publishers and ad units by id (empty: all of the partner's inventory). */
+    publisherIds: jsonb('publisher_ids').$type<number[]>().notNull().default([]),
+    adUnitIds: jsonb('ad_unit_ids').$type<number[]>().notNull().default([]),
+    startDate: date('start_date', { mode: 'string' }),
+    endDate: date('end_date', { mode: 'string' }),
+    /** Programmatic guaranteed: the impressions promised. */
+    guaranteedImpressions: bigint('guaranteed_impressions', { mode: 'number' }),
+    /** draft, active, paused, archived */
+    status: text('status').notNull().default('active'),
+    notes: text('notes'),
+    ...resourceColumns(),
   },
-  (t) => [uniqueIndex('deals_code_idx').on(t.code), index('deals_name_idx').on(sql`lower(${t.name})`)],
+  (t) => [
+    uniqueIndex('deals_code_idx').on(t.code),
+    index('deals_name_idx').on(sql`lower(${t.name})`),
+    index('deals_partner_idx').on(t.demandPartnerId, t.id),
+    index('deals_updated_idx').on(t.updatedAt, t.id),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------
