@@ -187,6 +187,8 @@ export const APP_ROUTES: readonly AppRoute[] = [
   r('/partners/publishers_performance/:publisherId', 'publishers_performance'),
   r('/partners/floors', 'floors'),
   r('/partners/deals', 'deals'),
+  r('/partners/deals/new', 'deals'),
+  r('/partners/deals/:id', 'deals'),
   r('/partners/agencies', 'agencies'),
   r('/partners/agencies/new', 'agencies'),
   r('/partners/agencies/:id', 'agencies'),

@@ -11,6 +11,7 @@ import { seedDemoEndpoints } from './demo-endpoints.ts';
 import { seedDemoFirewall } from './demo-firewall.ts';
 import { seedDemoPartners } from './demo-partners.ts';
 import { seedDemoBudgets } from './demo-budgets.ts';
+import { seedDemoFloors } from './demo-floors.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -146,6 +147,7 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
       await seedReportsDemo(database);
       await seedDemoPartners(database.db);
       await seedDemoBudgets(database);
+      await seedDemoFloors(database);
     }
   }
   // A data set loaded by an earlier version lacks the rollups and levels added since: build them

@@ -18,6 +18,7 @@ import {
   type QpsRow,
 } from './generator.ts';
 import { ENV } from './catalog.ts';
+import { demoDealTerms, type DealTerms } from './deal-terms.ts';
 import { rebuildQpsRollup, rebuildRollups } from './rollups.ts';
 import { exec, query } from './sql.ts';
 
@@ -106,6 +107,7 @@ async function loadEntities(database: Database, scenario: Scenario): Promise<voi
   await upsert(database, 'deals', ['id', 'demand_partner_id', 'code', 'name', 'type'], ['int4', 'int4', 'text', 'text', 'text'],
     [col(d, (x) => x.id), col(d, (x) => x.partnerId), col(d, (x) => x.code), col(d, (x) => x.name), col(d, (x) => x.type)],
     ['demand_partner_id', 'code', 'name', 'type']);
+  await loadDealTerms(database, scenario);
 
   // The cap changes, as the audit log would have recorded them (QPS graph annotations).
   await query(database, `DELETE FROM audit_log WHERE entity IN ('demand_partner', 'supply_endpoint') AND after->>'source' = $1`, [DEMO_STORY_SOURCE]);
@@ -125,6 +127,60 @@ async function loadEntities(database: Database, scenario: Scenario): Promise<voi
       ],
     );
   }
+}
+
+/** Demo IP of the deals' past edits (reloads replace them). */
+const DEAL_EDIT_IP = '10.0.0.14';
+
+/**
+ * The demo deals' terms (floor, auction type, dates, status, targeting: deal-terms.ts) in one
+ * statement, and a floor raise in some deals' history (by the demand lead, as the form would have
+ * audited it).
+ */
+async function loadDealTerms(database: Database, scenario: Scenario): Promise<void> {
+  const { terms, edits } = demoDealTerms(scenario.catalog, scenario.startMs, scenario.opts.endMs);
+  const col = <T>(f: (x: DealTerms) => T) => terms.map(f);
+  await query(
+    database,
+    `UPDATE deals d SET bidfloor = t.bidfloor, bidfloorcur = t.cur, auction_type = t.at, start_date = t.start_date, end_date = t.end_date,
+       status = t.status, guaranteed_impressions = t.imps, publisher_ids = t.pubs, ad_unit_ids = t.units, wseat = t.wseat, wadomain = t.wadomain, notes = t.notes
+     FROM unnest($1::int4[], $2::numeric[], $3::text[], $4::int2[], $5::date[], $6::date[], $7::text[], $8::int8[], $9::jsonb[], $10::jsonb[], $11::jsonb[], $12::jsonb[], $13::text[])
+       AS t(id, bidfloor, cur, at, start_date, end_date, status, imps, pubs, units, wseat, wadomain, notes)
+     WHERE d.id = t.id`,
+    [
+      col((t) => t.id),
+      col((t) => t.bidfloor),
+      col((t) => t.bidfloorcur),
+      col((t) => t.auctionType),
+      col((t) => t.startDate),
+      col((t) => t.endDate),
+      col((t) => t.status),
+      col((t) => t.guaranteedImpressions),
+      col((t) => JSON.stringify(t.publisherIds)),
+      col((t) => JSON.stringify(t.adUnitIds)),
+      col((t) => JSON.stringify(t.wseat)),
+      col((t) => JSON.stringify(t.wadomain)),
+      col((t) => t.notes),
+    ],
+  );
+  const ids = terms.map((t) => t.id);
+  await query(database, `DELETE FROM audit_log WHERE entity = 'deal' AND ip = $1 AND entity_id = ANY($2::text[])`, [DEAL_EDIT_IP, ids.map(String)]);
+  if (edits.length === 0) return;
+  const [lead] = await query<{ id: number }>(database, `SELECT id FROM users WHERE lower(mail) LIKE 'demand.lead@%' ORDER BY id LIMIT 1`);
+  await query(
+    database,
+    `INSERT INTO audit_log (at, actor_id, ip, action, entity, entity_id, before, after)
+     SELECT e.at, $1, $2, 'deal.update', 'deal', e.id, jsonb_build_object('bidfloor', e.before), jsonb_build_object('bidfloor', e.after)
+       FROM unnest($3::timestamptz[], $4::text[], $5::text[], $6::text[]) AS e(at, id, before, after)`,
+    [
+      lead?.id ?? null,
+      DEAL_EDIT_IP,
+      edits.map((e) => new Date(e.atMs).toISOString()),
+      edits.map((e) => String(e.dealId)),
+      edits.map((e) => e.before),
+      edits.map((e) => e.after),
+    ],
+  );
 }
 
 /** Generates and loads a data set. */

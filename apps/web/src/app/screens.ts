@@ -32,6 +32,8 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   precreation_perf: () => import('../features/precreation/perf-page.tsx'),
   precreation_ssp: () => import('../features/precreation/ssp-page.tsx'),
   perf_budgets: () => import('../features/budgets/budgets-page.tsx'),
+  deals: () => import('../features/deals/deals-page.tsx'),
+  floors: () => import('../features/floors/floors-page.tsx'),
   performance_report: () => import('../features/performance-report/performance-report-page.tsx'),
 };
 

@@ -18,6 +18,11 @@ interface Option {
 
 export interface ReferenceSelectProps {
   resource: string;
+  /**
+   * Another endpoint with the autocomplete's contract (`<titleField>=text&limit=` or `ids=`), for a
+   * screen whose users may pick rows of a resource they cannot read (the floors' publishers).
+   */
+  path?: string;
   id?: string;
   value?: number | null;
   onChange?: (v: number | null) => void;
@@ -32,11 +37,11 @@ export function ReferenceMultiSelect(props: Omit<ReferenceSelectProps, 'value' |
 }
 
 /** The names of some rows of a resource (resolved with `ids=`, cached like the select's). */
-export function useReferenceLabels(resource: string, ids: readonly number[]) {
+export function useReferenceLabels(resource: string, ids: readonly number[], customPath?: string) {
   const def = RESOURCES[resource]!;
-  const path = `${def.path.replace(/^\/v1\//, '')}/autocomplete`;
+  const path = customPath ?? `${def.path.replace(/^\/v1\//, '')}/autocomplete`;
   return useQuery<Option[]>({
-    queryKey: ['api', 'resource', resource, 'autocomplete-ids', ids.join(',')],
+    queryKey: ['api', 'resource', resource, 'autocomplete-ids', path, ids.join(',')],
     queryFn: ({ signal }) => api.request<Option[]>(path, { query: { ids: ids.join(',') }, signal }),
     enabled: ids.length > 0,
     staleTime: 60_000,
@@ -44,8 +49,8 @@ export function useReferenceLabels(resource: string, ids: readonly number[]) {
 }
 
 /** The name of one row of a resource, as text. */
-export function ReferenceLabel({ resource, id }: { resource: string; id: number | null | undefined }) {
-  const labels = useReferenceLabels(resource, typeof id === 'number' ? [id] : []);
+export function ReferenceLabel({ resource, id, path }: { resource: string; id: number | null | undefined; path?: string }) {
+  const labels = useReferenceLabels(resource, typeof id === 'number' ? [id] : [], path);
   if (typeof id !== 'number') return <>—</>;
   return <>{labels.data?.find((o) => o.id === id)?.value ?? `#${id}`}</>;
 }
@@ -56,6 +61,7 @@ export function ReferenceSelect(props: ReferenceSelectProps) {
 
 function ReferenceSelectBase({
   resource,
+  path: customPath,
   id,
   value,
   onChange,
@@ -65,6 +71,7 @@ function ReferenceSelectBase({
   'aria-label': ariaLabel,
 }: {
   resource: string;
+  path?: string;
   id?: string;
   value?: number | number[] | null;
   onChange?: (v: never) => void;
@@ -77,14 +84,14 @@ function ReferenceSelectBase({
   const def = RESOURCES[resource]!;
   const [search, setSearch] = useState('');
   const term = useDebouncedValue(search.trim(), 750);
-  const path = `${def.path.replace(/^\/v1\//, '')}/autocomplete`;
+  const path = customPath ?? `${def.path.replace(/^\/v1\//, '')}/autocomplete`;
   const found = useQuery<Option[]>({
-    queryKey: ['api', 'resource', resource, 'autocomplete', term],
+    queryKey: ['api', 'resource', resource, 'autocomplete', path, term],
     queryFn: ({ signal }) => api.request<Option[]>(path, { query: { [def.titleField]: term, limit: 10 }, signal }),
     enabled: term.length >= 2,
   });
   const ids = Array.isArray(value) ? value : typeof value === 'number' ? [value] : [];
-  const current = useReferenceLabels(resource, ids);
+  const current = useReferenceLabels(resource, ids, customPath);
   const options = new Map<number, string>();
   for (const o of current.data ?? []) options.set(o.id, o.value);
   for (const o of found.data ?? []) options.set(o.id, o.value);

@@ -80,11 +80,12 @@ export function cleaned(def: ResourceDef, values: Values): Values {
   return out;
 }
 
-export const translated = (key: string) => (i18n.exists(key) ? i18n.t(key) : key);
+/** A message key translated (with the answer's `params`, for a field error that names values); unknown keys as they are. */
+export const translated = (key: string, params?: Record<string, string | number> | null) => (i18n.exists(key) ? i18n.t(key, params ?? undefined) : key);
 
 /** The input of a field; Form.Item's id, value and onChange are passed on to it. */
 function FieldInput({ meta, locale, ...control }: { meta: FieldMeta; locale: string; id?: string; value?: never; onChange?: never }) {
-  if (meta.type === 'ref' && meta.ref) return <ReferenceSelect {...control} resource={meta.ref} />;
+  if (meta.type === 'ref' && meta.ref) return <ReferenceSelect {...control} resource={meta.ref} path={meta.refPath} />;
   if (meta.type === 'enum' && meta.options) {
     return (
       <Select {...control} showSearch={{ optionFilterProp: 'label' }} allowClear options={meta.options.map((o) => ({ value: o, label: optionLabel(meta, o, locale) }))} />
@@ -179,9 +180,9 @@ export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs, fixe
 
   useUnsavedGuard(dirty && !saving);
 
-  const showErrors = (errors: Record<string, string>) => {
+  const showErrors = (errors: Record<string, string>, params?: Record<string, string | number> | null) => {
     const names = Object.keys(errors).map((name) => name.split('.')[0]!);
-    form.setFields(Object.entries(errors).map(([name, key]) => ({ name: name.split('.')[0]!, errors: [translated(key)] })));
+    form.setFields(Object.entries(errors).map(([name, key]) => ({ name: name.split('.')[0]!, errors: [translated(key, params)] })));
     setErrored(names);
     // On a form in tabs, the first tab with an error comes to the front.
     const first = groups.find((g) => g.fields.some((f) => names.includes(f)));
@@ -198,7 +199,7 @@ export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs, fixe
         const current = (error.details.body as { data?: { current?: ResourceRow } } | undefined)?.data?.current;
         if (current) setConflict({ current, mine: values });
       } else if (error instanceof FetchError && error.details.errors) {
-        showErrors(error.details.errors);
+        showErrors(error.details.errors, error.details.params);
       } else {
         Modal.error({ title: errorText(error) });
       }

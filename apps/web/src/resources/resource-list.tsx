@@ -196,6 +196,7 @@ export function ResourceList({ def, basePath, title, extraColumns = [], actions,
         <ReferenceMultiSelect
           key={field}
           resource={meta.ref}
+          path={meta.refPath}
           aria-label={label}
           placeholder={`${label}: ${t('resource.filter.any')}`}
           className="bo-res-filter"

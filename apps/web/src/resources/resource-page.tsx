@@ -54,6 +54,8 @@ export interface ResourcePageProps {
   cloneDrops?: readonly string[];
   /** A row's page title when its title field alone does not name it (a budget: company and month). */
   rowTitle?: (row: ResourceRow) => string;
+  /** A notice about a row above its tabs, whatever tab is open (a deal's floor below a floor rule). */
+  rowNotice?: (row: ResourceRow) => ReactNode;
 }
 
 /** Whether any declared resource refers to this one (then its page has a "used by" tab). */
@@ -142,7 +144,7 @@ function UsedByTab({ def, id }: { def: ResourceDef; id: number }) {
   return <List dataSource={used.data} renderItem={(u) => <List.Item key={u.resource}>{t(u.label)}: {u.count}</List.Item>} />;
 }
 
-function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, rowActions, onCreated, fixed, editable, rowTitle, initial, id }: ResourcePageProps & { id: number | null; initial?: Record<string, unknown> }) {
+function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, rowActions, onCreated, fixed, editable, rowTitle, rowNotice, initial, id }: ResourcePageProps & { id: number | null; initial?: Record<string, unknown> }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
@@ -235,6 +237,7 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, row
           {t('resource.updated_meta', { at: formatDateTime(current.updated_at, locale), name: meta(current.updated_by) })}
         </Typography.Paragraph>
       ) : null}
+      {current && rowNotice ? rowNotice(current) : null}
       {current && offers(def, 'update') && serverFields(def).length > 0 ? (
         <Descriptions
           size="small"

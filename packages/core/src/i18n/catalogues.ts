@@ -9,6 +9,7 @@ import { dashboard as enDashboard } from './en/dashboard.ts';
 import { dataviewer as enDataviewer } from './en/dataviewer.ts';
 import { deals as enDeals } from './en/deals.ts';
 import { floors as enFloors } from './en/floors.ts';
+import { floorsPrebid as enFloorsPrebid } from './en/floors-prebid.ts';
 import { inputs as enInputs } from './en/inputs.ts';
 import { menu as enMenu } from './en/menu.ts';
 import { partners as enPartners } from './en/partners.ts';
@@ -27,6 +28,7 @@ import { dashboard as esDashboard } from './es/dashboard.ts';
 import { dataviewer as esDataviewer } from './es/dataviewer.ts';
 import { deals as esDeals } from './es/deals.ts';
 import { floors as esFloors } from './es/floors.ts';
+import { floorsPrebid as esFloorsPrebid } from './es/floors-prebid.ts';
 import { inputs as esInputs } from './es/inputs.ts';
 import { menu as esMenu } from './es/menu.ts';
 import { partners as esPartners } from './es/partners.ts';
@@ -43,9 +45,9 @@ export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners, ...enPublishers, ...enPrecreation, ...enBudgets, ...enPerformanceReport, ...enFloors, ...enDeals } as const;
+export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners, ...enPublishers, ...enPrecreation, ...enBudgets, ...enPerformanceReport, ...enFloors, ...enFloorsPrebid, ...enDeals } as const;
 export type MessageKey = keyof typeof en;
-export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners, ...esPublishers, ...esPrecreation, ...esBudgets, ...esPerformanceReport, ...esFloors, ...esDeals };
+export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners, ...esPublishers, ...esPrecreation, ...esBudgets, ...esPerformanceReport, ...esFloors, ...esFloorsPrebid, ...esDeals };
 
 export const catalogues: Record<Locale, Record<string, string>> = { en, es };
 

@@ -26,6 +26,13 @@ export interface FieldMeta {
   options?: readonly string[];
   /** The resource a `ref` field points to (by name). */
   ref?: string;
+  /**
+   * Where the form and the list's filter pick a `ref` field's rows (an endpoint with the
+   * autocomplete's contract: `<titleField>=text&limit=` or `ids=`), when not the referenced
+   * resource's own autocomplete: an entity whose users may not read that resource (a deal's
+   * partner for the SSP supply lead) offers a picker under its own permission.
+   */
+  refPath?: string;
   /** Not sent by forms: set by the server (id, version, created_at…). */
   readOnly?: boolean;
   /**

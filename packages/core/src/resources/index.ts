@@ -2,6 +2,7 @@
 import { agencies } from './agencies.ts';
 import { budgets } from './budgets.ts';
 import { companies } from './companies.ts';
+import { deals } from './deals.ts';
 import type { ResourceDef } from './define.ts';
 import { demandPartners } from './demand-partners.ts';
 import { endpoints } from './endpoints.ts';
@@ -20,4 +21,5 @@ export const RESOURCES: Readonly<Record<string, ResourceDef>> = {
   firewall_entries: firewallEntries,
   saved_dataviewers: savedDataviewers,
   budgets,
+  deals,
 };

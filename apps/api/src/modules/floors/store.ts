@@ -4,9 +4,17 @@
  * A version is written under a table lock, so two saves never interleave and version numbers
  * follow the order the saves happened in (docs/decisions/018-floor-versions.md).
  */
-import { FLOOR_KEYS, FloorIndex, ruleKeyString, ruleSpecificity, type FloorKey, type FloorRule, type FloorType } from '@backoffice/core/floors';
+import {
+  FLOOR_KEYS,
+  FloorIndex,
+  ruleKeyString,
+  ruleSpecificity,
+  type FloorKey,
+  type FloorRule,
+  type FloorType,
+} from '@backoffice/core/floors';
 import type { Database } from '../../db/client.ts';
-import { query, type QueryFn } from '../../reports-data/sql.ts';
+import { query, transaction, type QueryFn } from '../../reports-data/sql.ts';
 
 /** A stored rule: the core rule with its row id. */
 export type StoredRule = FloorRule & { id: number };
@@ -22,8 +30,17 @@ interface RuleRow {
 }
 
 export function toRule(row: RuleRow): StoredRule {
-  const keys = Object.fromEntries(FLOOR_KEYS.map((k) => [k, String(row[k] ?? '*')])) as Record<FloorKey, string>;
-  return { id: Number(row.id), keys, cpm: trimAmount(String(row.cpm)), currency: String(row.currency), type: row.type as FloorType };
+  const keys = Object.fromEntries(FLOOR_KEYS.map((k) => [k, String(row[k] ?? '*')])) as Record<
+    FloorKey,
+    string
+  >;
+  return {
+    id: Number(row.id),
+    keys,
+    cpm: trimAmount(String(row.cpm)),
+    currency: String(row.currency),
+    type: row.type as FloorType,
+  };
 }
 
 /** numeric(12,4) text without trailing zeros: "1.2500" → "1.25", "3.0000" → "3". */
@@ -33,7 +50,8 @@ export function trimAmount(v: string): string {
 
 /** The rules of a version (the current ones when `version` is absent). */
 export async function loadRules(database: Database | QueryFn, version?: number): Promise<StoredRule[]> {
-  const run: QueryFn = typeof database === 'function' ? database : (text, params) => query(database, text, params);
+  const run: QueryFn =
+    typeof database === 'function' ? database : (text, params) => query(database, text, params);
   const rows =
     version === undefined
       ? await run<RuleRow>(`SELECT ${RULE_COLUMNS} FROM floor_rules WHERE to_version IS NULL ORDER BY id`)
@@ -56,7 +74,9 @@ export async function currentVersion(run: QueryFn): Promise<number> {
  */
 const cache = new WeakMap<Database, { version: number; index: FloorIndex; rules: StoredRule[] }>();
 
-export async function currentFloorIndex(database: Database): Promise<{ version: number; index: FloorIndex; rules: StoredRule[] }> {
+export async function currentFloorIndex(
+  database: Database,
+): Promise<{ version: number; index: FloorIndex; rules: StoredRule[] }> {
   const run: QueryFn = (text, params) => query(database, text, params);
   const version = await currentVersion(run);
   const hit = cache.get(database);
@@ -68,3 +88,144 @@ export async function currentFloorIndex(database: Database): Promise<{ version: 
 }
 
 export { ruleKeyString, ruleSpecificity };
+
+/** A change of the rule set, as one version. */
+export interface RuleSetChange {
+  source: 'edit' | 'delete' | 'import' | 'restore';
+  comment: string;
+  restoredFrom?: number | null;
+  /** Rules to add. */
+  added: readonly FloorRule[];
+  /** Current rules replaced by a new one with the same keys (a CPM, currency or type change). */
+  changed: readonly { id: number; after: FloorRule }[];
+  /** Current rules removed, by id. */
+  removed: readonly number[];
+  /** The version the change was computed against: refused when the set moved on since. */
+  baseVersion?: number;
+}
+
+export interface VersionWritten {
+  version: number;
+  added: number;
+  changed: number;
+  removed: number;
+  rule_count: number;
+}
+
+/** A save that lost a race or touched rules changed meanwhile: the caller reloads and tries again. */
+export class RuleSetConflict extends Error {
+  constructor(readonly reason: 'version' | 'rule' | 'duplicate') {
+    super(reason);
+  }
+}
+
+const INSERT_CHUNK = 10_000;
+
+/** Inserts rules as of `version` (unnest of one array per column, in chunks). */
+async function insertRules(q: QueryFn, rules: readonly FloorRule[], version: number): Promise<void> {
+  for (let start = 0; start < rules.length; start += INSERT_CHUNK) {
+    const chunk = rules.slice(start, start + INSERT_CHUNK);
+    const cols = FLOOR_KEYS.map((k) => chunk.map((r) => r.keys[k]));
+    await q(
+      `INSERT INTO floor_rules (${FLOOR_KEYS.join(', ')}, key_string, specificity, cpm, currency, type, from_version)
+       SELECT *, $${FLOOR_KEYS.length + 6}::int4 FROM unnest(${FLOOR_KEYS.map((_, i) => `$${i + 1}::text[]`).join(', ')},
+         $${FLOOR_KEYS.length + 1}::text[], $${FLOOR_KEYS.length + 2}::int4[], $${FLOOR_KEYS.length + 3}::numeric[],
+         $${FLOOR_KEYS.length + 4}::text[], $${FLOOR_KEYS.length + 5}::text[])`,
+      [
+        ...cols,
+        chunk.map((r) => ruleKeyString(r.keys)),
+        chunk.map((r) => ruleSpecificity(r.keys)),
+        chunk.map((r) => r.cpm),
+        chunk.map((r) => r.currency),
+        chunk.map((r) => r.type),
+        version,
+      ],
+    );
+  }
+}
+
+/**
+ * Writes a change as the next version, in one transaction under a lock of the versions table (two
+ * saves queue; numbers follow commit order). The audit record goes in the same transaction.
+ */
+export async function writeVersion(
+  database: Database,
+  change: RuleSetChange,
+  who: {
+    userId: number | null;
+    simulatedById: number | null;
+    simulatedRoleId: number | null;
+    ip: string | null;
+  },
+): Promise<VersionWritten> {
+  try {
+    return await transaction(database, async (q) => {
+      await q('LOCK TABLE floor_versions IN EXCLUSIVE MODE');
+      const current = await currentVersion(q);
+      if (change.baseVersion !== undefined && change.baseVersion !== current)
+        throw new RuleSetConflict('version');
+      const [row] = await q<{ id: number }>(
+        `INSERT INTO floor_versions (comment, source, restored_from, added, changed, removed, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+        [
+          change.comment,
+          change.source,
+          change.restoredFrom ?? null,
+          change.added.length,
+          change.changed.length,
+          change.removed.length,
+          who.userId,
+        ],
+      );
+      const version = Number(row!.id);
+      const closing = [...change.changed.map((c) => c.id), ...change.removed];
+      if (closing.length > 0) {
+        const closed = await q<{ n: number }>(
+          `WITH c AS (UPDATE floor_rules SET to_version = $1 WHERE id = ANY($2::int4[]) AND to_version IS NULL RETURNING 1)
+           SELECT count(*)::int AS n FROM c`,
+          [version, closing],
+        );
+        if (Number(closed[0]?.n ?? 0) !== new Set(closing).size) throw new RuleSetConflict('rule');
+      }
+      await insertRules(q, [...change.added, ...change.changed.map((c) => c.after)], version);
+      const [count] = await q<{ n: number }>(
+        'SELECT count(*)::int AS n FROM floor_rules WHERE to_version IS NULL',
+      );
+      const ruleCount = Number(count?.n ?? 0);
+      await q('UPDATE floor_versions SET rule_count = $1 WHERE id = $2', [ruleCount, version]);
+      const summary = {
+        version,
+        source: change.source,
+        comment: change.comment,
+        added: change.added.length,
+        changed: change.changed.length,
+        removed: change.removed.length,
+        rule_count: ruleCount,
+      };
+      await q(
+        `INSERT INTO audit_log (actor_id, simulated_by_id, simulated_role_id, ip, action, entity, entity_id, before, after)
+         VALUES ($1, $2, $3, $4, $5, 'floor_rules', $6, $7::jsonb, $8::jsonb)`,
+        [
+          who.userId,
+          who.simulatedById,
+          who.simulatedRoleId,
+          who.ip,
+          `floor_rules.${change.source}`,
+          String(version),
+          JSON.stringify({ version: current }),
+          JSON.stringify(summary),
+        ],
+      );
+      return {
+        version,
+        added: change.added.length,
+        changed: change.changed.length,
+        removed: change.removed.length,
+        rule_count: ruleCount,
+      };
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw new RuleSetConflict('duplicate');
+    throw err;
+  }
+}

@@ -1,0 +1,36 @@
+/** The Prebid.js floors export of the floors screen (docs/decisions/020-prebid-floors-export.md). */
+export const floorsPrebid = {
+  'floors.prebid.button': 'Prebid export',
+  'floors.prebid.title': 'Prebid.js price floors',
+  'floors.prebid.intro':
+    "One publisher's rules as a Prebid.js floors file: site, ad unit, media type and size become Prebid's domain, adUnitCode, mediaType and size. A bid Prebid sees gets the floor our rules give it.",
+  'floors.prebid.publisher': 'Publisher',
+  'floors.prebid.publisher_placeholder': 'A publisher, by name',
+  'floors.prebid.publisher_unknown': 'There is no such publisher',
+  'floors.prebid.currency': 'Currency',
+  'floors.prebid.currency_auto': 'The rules’ most used',
+  'floors.prebid.version': 'Version',
+  'floors.prebid.values': 'Floors in the file',
+  'floors.prebid.included': 'Rules it expresses',
+  'floors.prebid.fields': 'Prebid fields',
+  'floors.prebid.combined': 'Combinations',
+  'floors.prebid.combined_text': '{combined} added where two rules overlap; {pruned} left out as Prebid already falls back to the same floor',
+  'floors.prebid.empty': 'No rule of this publisher can be expressed for Prebid: Prebid refuses an empty file and applies no floor.',
+  'floors.prebid.truncated':
+    'The rules overlap in more than {max} combinations: the file holds the rules’ own keys only, and Prebid may apply another rule than ours where they overlap.',
+  'floors.prebid.server_only': '{count} rules stay with our server (they name a country, device, demand partner or deal, which Prebid cannot see)',
+  'floors.prebid.server_only_help': 'Prebid applies the floor of the other rules there, as for a request whose country, device, partner and deal are unknown. For example:',
+  'floors.prebid.other_currency': '{count} floors come from a rule in another currency than {currency}: written as 0 (no floor in Prebid; our server still applies them)',
+  'floors.prebid.soft': '{count} floors come from a soft rule: written as 0, as Prebid drops every bid under a floor and a soft floor only flags them',
+  'floors.prebid.zero_help': 'Left out instead, Prebid would apply a less specific rule there. For example:',
+  'floors.prebid.unexpressible': '{count} rules have a site or ad unit with “|” or “*” inside, which Prebid cannot key on: left out',
+  'floors.prebid.and_more': '… and {count} more',
+  'floors.prebid.preview': 'The file',
+  'floors.prebid.more_lines': '… {count} more lines',
+  'floors.prebid.download': 'Download',
+  'floors.prebid.copy_url': 'Copy URL',
+  'floors.prebid.url_copied': 'URL copied',
+  'floors.prebid.url_copy_failed': 'The URL could not be copied',
+  'floors.prebid.auth_help':
+    'The URL needs a signed-in user’s token, like the rest of the API: a wrapper’s server fetches it with the token of a user who may read floors, and serves the file at the address set in Prebid’s floors.endpoint.url.',
+} as const;
