@@ -46,6 +46,7 @@ import {
   RuleSetConflict,
   currentFloorIndex,
   currentVersion,
+  diffVersions,
   loadRules,
   toRule,
   writeVersion,
@@ -227,9 +228,11 @@ async function diffLists(database: Database, diff: ReturnType<typeof diffRuleSet
 
 /** The import's answer: what the file holds, its bad rows, and what applying it changes. */
 async function preview(ctx: AppContext, parsed: ParsedImport) {
-  const base = await currentVersion((text, params) => query(ctx.database, text, params));
+  // The current set as the tester's index holds it (cached per version): the preview compares the
+  // file with exactly the version it names.
+  const current = await currentFloorIndex(ctx.database);
   const common = {
-    base_version: base,
+    base_version: current.version,
     delimiter: parsed.delimiter,
     rows: parsed.rows,
     errors: parsed.errors,
@@ -238,8 +241,7 @@ async function preview(ctx: AppContext, parsed: ParsedImport) {
   };
   if (parsed.file_error || parsed.error_count > 0)
     return { ...common, diff: null, lists: null, diffRaw: null };
-  const current = await loadRules(ctx.database);
-  const diff = diffRuleSets(current, parsed.rules);
+  const diff = diffRuleSets(current.rules, parsed.rules);
   return { ...common, diff: diffOut(diff), lists: await diffLists(ctx.database, diff), diffRaw: diff };
 }
 
@@ -605,11 +607,7 @@ export async function floorRoutes(root: FastifyInstance, ctx: AppContext): Promi
       const from = Number(request.query.from);
       const to = Number(request.query.to);
       await versionNumber(Math.max(from, to));
-      const [a, b] = await Promise.all([
-        from === 0 ? [] : loadRules(ctx.database, from),
-        to === 0 ? [] : loadRules(ctx.database, to),
-      ]);
-      const diff = diffRuleSets(a, b);
+      const diff = await diffVersions(ctx.database, from, to);
       return ok({ from, to, ...diffOut(diff), lists: await diffLists(ctx.database, diff) });
     },
   );
@@ -630,16 +628,16 @@ export async function floorRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
     async (request) => {
       const target = Number(request.params.id);
-      await versionNumber(target);
-      const [current, then] = await Promise.all([loadRules(ctx.database), loadRules(ctx.database, target)]);
-      const diff = diffRuleSets(current, then);
+      const current = await versionNumber(target);
+      const diff = await diffVersions(ctx.database, current, target);
       if (diff.added.length + diff.changed.length + diff.removed.length === 0)
         throw badRequest('floors.error.restore_same');
       const written = await save(ctx, request, {
         source: 'restore',
         comment: request.body.comment,
         restoredFrom: target,
-        baseVersion: request.body.base_version,
+        // The diff was computed against `current`: a save landing meanwhile makes it stale.
+        baseVersion: request.body.base_version ?? current,
         ...changeOf(diff),
       });
       return ok(written, 'floors.restored');

@@ -7,6 +7,7 @@
 import {
   FLOOR_KEYS,
   FloorIndex,
+  diffRuleSets,
   ruleKeyString,
   ruleSpecificity,
   type FloorKey,
@@ -14,7 +15,7 @@ import {
   type FloorType,
 } from '@backoffice/core/floors';
 import type { Database } from '../../db/client.ts';
-import { query, transaction, type QueryFn } from '../../reports-data/sql.ts';
+import { query, queryArrays, transaction, type QueryFn } from '../../reports-data/sql.ts';
 
 /** A stored rule: the core rule with its row id. */
 export type StoredRule = FloorRule & { id: number };
@@ -48,18 +49,54 @@ export function trimAmount(v: string): string {
   return v.includes('.') ? v.replace(/0+$/, '').replace(/\.$/, '') : v;
 }
 
+const ARRAY_COLUMNS = `r.id, ${FLOOR_KEYS.map((k) => `r.${k}`).join(', ')}, r.cpm::text, r.currency, r.type`;
+
+/** A rule from a row read as an array (ARRAY_COLUMNS after `skip` leading columns): no object per row. */
+function arrayRule(row: unknown[], skip = 0): StoredRule {
+  const keys = {} as Record<FloorKey, string>;
+  FLOOR_KEYS.forEach((k, i) => {
+    keys[k] = String(row[skip + 1 + i]);
+  });
+  const n = skip + 1 + FLOOR_KEYS.length;
+  return { id: Number(row[skip]), keys, cpm: trimAmount(String(row[n])), currency: String(row[n + 1]), type: row[n + 2] as FloorType };
+}
+
+/** The rules alive at a version (`r` is floor_rules), as SQL. */
+const aliveAt = (param: string) => `r.from_version <= ${param} AND (r.to_version IS NULL OR r.to_version > ${param})`;
+
 /** The rules of a version (the current ones when `version` is absent). */
 export async function loadRules(database: Database | QueryFn, version?: number): Promise<StoredRule[]> {
-  const run: QueryFn =
-    typeof database === 'function' ? database : (text, params) => query(database, text, params);
+  if (typeof database === 'function') {
+    const rows =
+      version === undefined
+        ? await database<RuleRow>(`SELECT ${RULE_COLUMNS} FROM floor_rules WHERE to_version IS NULL ORDER BY id`)
+        : await database<RuleRow>(`SELECT ${RULE_COLUMNS} FROM floor_rules r WHERE ${aliveAt('$1')} ORDER BY id`, [version]);
+    return rows.map(toRule);
+  }
   const rows =
     version === undefined
-      ? await run<RuleRow>(`SELECT ${RULE_COLUMNS} FROM floor_rules WHERE to_version IS NULL ORDER BY id`)
-      : await run<RuleRow>(
-          `SELECT ${RULE_COLUMNS} FROM floor_rules WHERE from_version <= $1 AND (to_version IS NULL OR to_version > $1) ORDER BY id`,
-          [version],
-        );
-  return rows.map(toRule);
+      ? await queryArrays(database, `SELECT ${ARRAY_COLUMNS} FROM floor_rules r WHERE r.to_version IS NULL ORDER BY r.id`)
+      : await queryArrays(database, `SELECT ${ARRAY_COLUMNS} FROM floor_rules r WHERE ${aliveAt('$1')} ORDER BY r.id`, [version]);
+  return rows.map((r) => arrayRule(r));
+}
+
+/**
+ * What changed from version `from` to version `to` (either order), read from the rows that version
+ * ranges make differ: a rule alive at one and not the other began or ended between the two. Core's
+ * diffRuleSets then pairs them by keys; every rule alive at both is unchanged. With 100,000 rules
+ * and a small edit, this reads the edit, not the two sets.
+ */
+export async function diffVersions(database: Database, from: number, to: number): Promise<ReturnType<typeof diffRuleSets>> {
+  const [onlyFrom, onlyTo, both] = await Promise.all([
+    queryArrays(database, `SELECT ${ARRAY_COLUMNS} FROM floor_rules r WHERE ${aliveAt('$1::int4')} AND NOT (${aliveAt('$2::int4')}) ORDER BY r.id`, [from, to]),
+    queryArrays(database, `SELECT ${ARRAY_COLUMNS} FROM floor_rules r WHERE ${aliveAt('$2::int4')} AND NOT (${aliveAt('$1::int4')}) ORDER BY r.id`, [from, to]),
+    query<{ n: number }>(database, `SELECT count(*)::int AS n FROM floor_rules r WHERE ${aliveAt('$1::int4')} AND ${aliveAt('$2::int4')}`, [from, to]),
+  ]);
+  const diff = diffRuleSets(
+    onlyFrom.map((r) => arrayRule(r)),
+    onlyTo.map((r) => arrayRule(r)),
+  );
+  return { ...diff, unchanged: diff.unchanged + Number(both[0]?.n ?? 0) };
 }
 
 /** The current version number (0 before the first save). */
@@ -69,20 +106,24 @@ export async function currentVersion(run: QueryFn): Promise<number> {
 }
 
 /**
- * The current rules indexed for resolution, cached per version: resolving (the tester, a deal's
- * floor check) does not re-read 100,000 rules while nothing changed.
+ * The current rules and their version, read in one statement (one snapshot), indexed for
+ * resolution and cached per version: resolving (the tester, a deal's floor check) and an import's
+ * preview do not re-read 100,000 rules while nothing changed.
  */
 const cache = new WeakMap<Database, { version: number; index: FloorIndex; rules: StoredRule[] }>();
 
-export async function currentFloorIndex(
-  database: Database,
-): Promise<{ version: number; index: FloorIndex; rules: StoredRule[] }> {
-  const run: QueryFn = (text, params) => query(database, text, params);
-  const version = await currentVersion(run);
+export async function currentFloorIndex(database: Database): Promise<{ version: number; index: FloorIndex; rules: StoredRule[] }> {
+  const version = await currentVersion((text, params) => query(database, text, params));
   const hit = cache.get(database);
   if (hit && hit.version === version) return hit;
-  const rules = await loadRules(database);
-  const entry = { version, index: new FloorIndex(rules), rules };
+  const rows = await queryArrays(
+    database,
+    `WITH v AS (SELECT coalesce(max(id), 0) AS v FROM floor_versions)
+     SELECT v.v, ${ARRAY_COLUMNS} FROM v LEFT JOIN floor_rules r ON r.to_version IS NULL ORDER BY r.id`,
+  );
+  const read = Number(rows[0]?.[0] ?? 0);
+  const rules = rows.filter((r) => r[1] !== null).map((r) => arrayRule(r, 1));
+  const entry = { version: read, index: new FloorIndex(rules), rules };
   cache.set(database, entry);
   return entry;
 }
