@@ -4,7 +4,7 @@
  * win; exports the rules, raises that rule's CPM in the file, imports it, sees the preview (one
  * change, nothing applied yet), confirms and sees a new version; restores the version before and
  * the old CPM is back. Screenshots (E2E_SCREENSHOTS=1) of the rules, the tester, the versions with
- * a comparison and the import preview, light and dark, at 1440 and 375, in en and es, each also
+ * a comparison and the import preview, light and dark, at 1440, 768 and 375, in en and es, each also
  * checked with axe-core, to .tmp/floors/.
  */
 import fs from 'node:fs';
@@ -149,10 +149,11 @@ describe('floors', () => {
   });
 
   it.runIf(SHOTS_ON)(
-    'screenshots and axe: rules, tester, versions, light and dark, 1440 and 375, en and es',
+    'screenshots and axe: rules, tester, versions, light and dark, 1440, 768 and 375, en and es',
     async () => {
       for (const [width, height] of [
         [1440, 900],
+        [768, 1000],
         [375, 800],
       ] as const) {
         for (const theme of ['light', 'dark'] as const) {
@@ -185,11 +186,22 @@ describe('floors', () => {
               await page.mouse.move(0, 0);
               await shot(page, `versions-${name}`);
               await expectNoSeriousViolations(page, `floors versions ${name}`);
+              // The Prebid export of a demo publisher: its report, preview and wrapper feed.
+              await page.getByTestId('floors-prebid-open').click();
+              const modal = page.locator('.ant-modal-wrap:visible');
+              await modal.locator('.ant-select').first().click();
+              await modal.locator('.ant-select').first().locator('input').fill('Happy');
+              await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+              await page.getByTestId('floors-prebid-report').waitFor();
+              await page.getByTestId('floors-prebid-preview').waitFor();
+              await page.mouse.move(0, 0);
+              await shot(page, `prebid-${name}`);
+              await expectNoSeriousViolations(page, `floors prebid ${name}`);
             });
           }
         }
       }
     },
-    240_000,
+    400_000,
   );
 });

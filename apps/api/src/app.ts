@@ -15,6 +15,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { migrateDatabase, openDatabase, withAdvisoryLock, type Database } from './db/client.ts';
 import { seed, type SeedResult } from './db/seed.ts';
+import { loggableUrl } from './modules/floors/feed-token.ts';
 import { forgetSourceStats } from './modules/reports/service.ts';
 import { completeRollupLevels } from './reports-data/rollups.ts';
 import { assertProductionReady } from './lib/production-guard.ts';
@@ -105,7 +106,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
-      { method: request.method, url: request.url, ip: request.ip, statusCode: reply.statusCode, responseTime: reply.elapsedTime },
+      // A public floors feed URL holds its token: logged with the token's hint only.
+      { method: request.method, url: loggableUrl(request.url), ip: request.ip, statusCode: reply.statusCode, responseTime: reply.elapsedTime },
       'request completed',
     );
     done();

@@ -8,9 +8,14 @@
  * and restored (docs/decisions/018-floor-versions.md). A rule's keys are text, each a value or `*`
  * (publisher and demand partner by id); `key_string` is their folded form (core ruleKeyString),
  * unique among the current rules.
+ *
+ * A publisher's Prebid wrapper feed (`floor_feed_tokens`, docs/decisions/020-prebid-floors-export.md):
+ * one read-only URL token per publisher, kept as its SHA-256 (hex) and last four characters only,
+ * as endpoint tokens are (decision 013). Revoking deletes the row; rotating replaces hash and hint.
  */
 import { sql } from 'drizzle-orm';
 import { index, integer, numeric, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { publishers } from './schema-reports.ts';
 import { users } from './schema.ts';
 
 export const floorVersions = pgTable('floor_versions', {
@@ -64,4 +69,25 @@ export const floorRules = pgTable(
     index('floor_rules_from_idx').on(t.fromVersion),
     index('floor_rules_to_idx').on(t.toVersion),
   ],
+);
+
+export const floorFeedTokens = pgTable(
+  'floor_feed_tokens',
+  {
+    publisherId: integer('publisher_id')
+      .primaryKey()
+      .references(() => publishers.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the whole token, hex. */
+    tokenHash: text('token_hash').notNull(),
+    /** The token's last four characters. */
+    tokenHint: text('token_hint').notNull(),
+    /** Who made the current token, and when. */
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when the current token replaced an earlier one (a rotation), null for a first token. */
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+    /** The last public read with the token (written at most once a minute). */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('floor_feed_tokens_hash_idx').on(t.tokenHash)],
 );

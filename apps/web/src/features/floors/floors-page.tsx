@@ -61,7 +61,8 @@ function RulesTab({ canWrite, onChanged }: { canWrite: boolean; onChanged: (w: V
   const { t } = useTranslation();
   const locale = useLocale();
   const notice = useNotice();
-  const desktop = useMediaQuery('(min-width: 768px)');
+  // The table needs a laptop's width; tablets and phones get a card per rule.
+  const desktop = useMediaQuery('(min-width: 1024px)');
   const [params, setParams] = useSearchParams();
   const update = (patch: Record<string, string | null>) =>
     setParams(
@@ -158,8 +159,8 @@ function RulesTab({ canWrite, onChanged }: { canWrite: boolean; onChanged: (w: V
         />
       </Space>
     ) : null;
+  // The floor first: it is what the row is for; the keys follow in their priority order.
   const columns: TableColumnsType<FloorRuleRow> = [
-    ...FLOOR_KEYS.map(keyCol),
     {
       key: 'cpm',
       title: t('floors.cpm'),
@@ -171,6 +172,7 @@ function RulesTab({ canWrite, onChanged }: { canWrite: boolean; onChanged: (w: V
       ),
     },
     { key: 'type', title: t('floors.type'), render: (_: unknown, r) => <TypeTag type={r.type} /> },
+    ...FLOOR_KEYS.map(keyCol),
     {
       key: 'specificity',
       title: <span title={t('floors.specificity_help')}>{t('floors.specificity')}</span>,

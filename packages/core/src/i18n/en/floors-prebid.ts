@@ -32,5 +32,37 @@ export const floorsPrebid = {
   'floors.prebid.url_copied': 'URL copied',
   'floors.prebid.url_copy_failed': 'The URL could not be copied',
   'floors.prebid.auth_help':
-    'The URL needs a signed-in user’s token, like the rest of the API: a wrapper’s server fetches it with the token of a user who may read floors, and serves the file at the address set in Prebid’s floors.endpoint.url.',
+    'The copied URL needs a signed-in user’s token, like the rest of the API: a server with such a token can read it, a publisher’s page cannot. For the publisher’s wrapper itself, create a wrapper feed below.',
+  'floors.prebid.feed.title': 'Wrapper feed',
+  'floors.prebid.feed.intro':
+    'A public URL with a secret token that this publisher’s Prebid wrapper reads itself (Prebid’s floors.endpoint.url): no sign-in, from any site and address, the current version’s file, cached for up to 5 minutes. Whoever has the URL can read this publisher’s floors: rotate or revoke it if it leaks.',
+  'floors.prebid.feed.none': 'This publisher has no wrapper feed',
+  'floors.prebid.feed.state': 'Token …{hint}, created by {name} on {at}',
+  'floors.prebid.feed.state_rotated': 'Token …{hint}, rotated by {name} on {at}',
+  'floors.prebid.feed.nobody': 'a former user',
+  'floors.prebid.feed.last_used': 'Last read by a wrapper on {at}',
+  'floors.prebid.feed.never_used': 'Not read by a wrapper yet',
+  'floors.prebid.feed.create': 'Create feed URL',
+  'floors.prebid.feed.rotate': 'Rotate',
+  'floors.prebid.feed.rotate_confirm': 'Rotate the wrapper feed URL of {name}?',
+  'floors.prebid.feed.rotate_body':
+    'A new URL replaces it and the old one stops working at once: until the wrapper is given the new URL, it gets no floors from us.',
+  'floors.prebid.feed.revoke': 'Revoke',
+  'floors.prebid.feed.revoke_confirm': 'Revoke the wrapper feed URL of {name}?',
+  'floors.prebid.feed.revoke_body': 'The URL stops working at once: wrappers that read it get no floors from us.',
+  'floors.prebid.feed.created': 'Feed URL created',
+  'floors.prebid.feed.rotated': 'Feed URL rotated: the old one no longer works',
+  'floors.prebid.feed.revoked': 'Feed URL revoked',
+  'floors.prebid.feed.changed': 'Someone else changed this feed meanwhile: look at it again before you change it',
+  'floors.prebid.feed.once': 'Copy the URL now: it is shown only this once. Afterwards only its token’s last four characters are.',
+  'floors.prebid.feed.url': 'Feed URL',
+  'floors.prebid.feed.snippet': 'Prebid configuration',
+  'floors.prebid.feed.snippet_help':
+    'The first auctions wait up to {delay} ms for the file (auctionDelay); data, the catch-all floor, applies until it arrives or if it cannot be read. The URL serves the currency chosen above.',
+  'floors.prebid.feed.currency_unused': 'None of this publisher’s rules is in this currency',
+  'floors.prebid.feed.currency_note':
+    'No rule of this publisher is in {currency}: the feed serves the currency its rules use most ({served}).',
+  'floors.prebid.feed.copy': 'Copy',
+  'floors.prebid.feed.copied': 'Copied',
+  'floors.prebid.feed.done': 'I have copied it',
 } as const;

@@ -34,5 +34,37 @@ export const floorsPrebid: Record<keyof typeof en, string> = {
   'floors.prebid.url_copied': 'URL copiada',
   'floors.prebid.url_copy_failed': 'No se pudo copiar la URL',
   'floors.prebid.auth_help':
-    'La URL necesita el token de un usuario con sesión, como el resto de la API: el servidor del wrapper la lee con el token de un usuario que puede leer suelos y sirve el fichero en la dirección configurada en floors.endpoint.url de Prebid.',
+    'La URL copiada necesita el token de un usuario con sesión, como el resto de la API: un servidor con ese token puede leerla, la página de un editor no. Para el propio wrapper del editor, crea un feed para el wrapper aquí abajo.',
+  'floors.prebid.feed.title': 'Feed para el wrapper',
+  'floors.prebid.feed.intro':
+    'Una URL pública con un token secreto que el wrapper de Prebid de este editor lee por sí mismo (floors.endpoint.url de Prebid): sin sesión, desde cualquier sitio y dirección, el fichero de la versión actual, en caché hasta 5 minutos. Quien tenga la URL puede leer los suelos de este editor: rótala o revócala si se filtra.',
+  'floors.prebid.feed.none': 'Este editor no tiene feed para el wrapper',
+  'floors.prebid.feed.state': 'Token …{hint}, creado por {name} el {at}',
+  'floors.prebid.feed.state_rotated': 'Token …{hint}, rotado por {name} el {at}',
+  'floors.prebid.feed.nobody': 'un antiguo usuario',
+  'floors.prebid.feed.last_used': 'Leído por última vez por un wrapper el {at}',
+  'floors.prebid.feed.never_used': 'Ningún wrapper lo ha leído aún',
+  'floors.prebid.feed.create': 'Crear URL del feed',
+  'floors.prebid.feed.rotate': 'Rotar',
+  'floors.prebid.feed.rotate_confirm': '¿Rotar la URL del feed para el wrapper de {name}?',
+  'floors.prebid.feed.rotate_body':
+    'Una URL nueva la sustituye y la antigua deja de funcionar en el acto: hasta que el wrapper tenga la nueva, no recibe suelos nuestros.',
+  'floors.prebid.feed.revoke': 'Revocar',
+  'floors.prebid.feed.revoke_confirm': '¿Revocar la URL del feed para el wrapper de {name}?',
+  'floors.prebid.feed.revoke_body': 'La URL deja de funcionar en el acto: los wrappers que la leen no reciben suelos nuestros.',
+  'floors.prebid.feed.created': 'URL del feed creada',
+  'floors.prebid.feed.rotated': 'URL del feed rotada: la antigua ya no funciona',
+  'floors.prebid.feed.revoked': 'URL del feed revocada',
+  'floors.prebid.feed.changed': 'Otra persona ha cambiado este feed mientras tanto: vuelve a mirarlo antes de cambiarlo',
+  'floors.prebid.feed.once': 'Copia la URL ahora: solo se muestra esta vez. Después solo se ven los cuatro últimos caracteres de su token.',
+  'floors.prebid.feed.url': 'URL del feed',
+  'floors.prebid.feed.snippet': 'Configuración de Prebid',
+  'floors.prebid.feed.snippet_help':
+    'Las primeras subastas esperan el fichero hasta {delay} ms (auctionDelay); data, el suelo general, se aplica hasta que llega o si no se puede leer. La URL sirve la moneda elegida arriba.',
+  'floors.prebid.feed.currency_unused': 'Ninguna regla de este editor está en esa moneda',
+  'floors.prebid.feed.currency_note':
+    'Ninguna regla de este editor está en {currency}: el feed sirve la moneda que más usan sus reglas ({served}).',
+  'floors.prebid.feed.copy': 'Copiar',
+  'floors.prebid.feed.copied': 'Copiado',
+  'floors.prebid.feed.done': 'Ya la he copiado',
 };
