@@ -16,10 +16,10 @@
  */
 import { ok } from '@backoffice/core/envelope';
 import {
-  FLOOR_KEYS,
   diffRuleSets,
   explainRule,
   ruleKeyString,
+  ruleSpecificity,
   type FloorKey,
   type FloorMatch,
   type FloorRule,
@@ -49,6 +49,7 @@ import {
   diffVersions,
   loadRules,
   toRule,
+  trimAmount,
   writeVersion,
   type RuleSetChange,
   type StoredRule,
@@ -130,7 +131,7 @@ async function withNames(database: Database, rules: readonly FloorRule[]): Promi
   return rules.map((r) => ({
     ...r,
     id: r.id ?? 0,
-    specificity: FLOOR_KEYS.filter((k) => r.keys[k] !== '*').length,
+    specificity: ruleSpecificity(r.keys),
     publisher_name: n.pub.get(r.keys.publisher) ?? null,
     demand_partner_name: n.dp.get(r.keys.demand_partner) ?? null,
   }));
@@ -506,7 +507,7 @@ export async function floorRoutes(root: FastifyInstance, ctx: AppContext): Promi
         );
         if (dp)
           fallback = {
-            cpm: dp.cpm.includes('.') ? dp.cpm.replace(/0+$/, '').replace(/\.$/, '') : dp.cpm,
+            cpm: trimAmount(dp.cpm),
             currency: dp.currency,
           };
       }

@@ -13,13 +13,14 @@ import { Alert, Button, Dropdown, Empty, Input, Progress, Space, Statistic, Swit
 import { keepPreviousData } from '@tanstack/react-query';
 import { useEffect, useState, type HTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import type { SortOrder } from 'antd/es/table/interface';
 import { MoneyCell } from '../../components/money-cell.tsx';
 import { useLocale } from '../../components/use-locale.ts';
 import { useNotice } from '../../components/use-notice.ts';
 import { errorText, isSessionError } from '../../lib/api.ts';
 import { downloadApiFile } from '../../lib/api-file.ts';
+import { useUrlState } from '../../lib/use-url-state.ts';
 import { usePermission } from '../../lib/permission.tsx';
 import { useApiQuery } from '../../lib/query.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
@@ -105,7 +106,7 @@ export default function DemandPartnersOverviewPage() {
   const { t } = useTranslation();
   const locale = useLocale();
   const { token } = theme.useToken();
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useUrlState();
   const canGraph = usePermission('/v1/graphs', 'read');
   const timezone = dashboardTimeZone();
   const sort = parseSort(params.get('sort'));
@@ -117,18 +118,6 @@ export default function DemandPartnersOverviewPage() {
   const notice = useNotice();
   const debounced = useDebouncedValue(search.trim(), 300);
 
-  const update = (patch: Record<string, string | null>) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(patch)) {
-          if (v === null || v === '') next.delete(k);
-          else next.set(k, v);
-        }
-        return next;
-      },
-      { replace: true },
-    );
 
   useEffect(() => {
     if (debounced !== (params.get('search') ?? '')) update({ search: debounced || null, page: null });

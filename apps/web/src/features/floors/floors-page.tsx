@@ -38,6 +38,7 @@ import { useLocale } from '../../components/use-locale.ts';
 import { useNotice } from '../../components/use-notice.ts';
 import { api, errorText, isSessionError } from '../../lib/api.ts';
 import { downloadApiFile } from '../../lib/api-file.ts';
+import { useUrlState } from '../../lib/use-url-state.ts';
 import { usePermission } from '../../lib/permission.tsx';
 import { useApiQuery } from '../../lib/query.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
@@ -63,19 +64,7 @@ function RulesTab({ canWrite, onChanged }: { canWrite: boolean; onChanged: (w: V
   const notice = useNotice();
   // The table needs a laptop's width; tablets and phones get a card per rule.
   const desktop = useMediaQuery('(min-width: 1024px)');
-  const [params, setParams] = useSearchParams();
-  const update = (patch: Record<string, string | null>) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(patch)) {
-          if (v === null || v === '') next.delete(k);
-          else next.set(k, v);
-        }
-        return next;
-      },
-      { replace: true },
-    );
+  const [params, update] = useUrlState();
   const [search, setSearch] = useState(params.get('q') ?? '');
   const term = useDebouncedValue(search.trim(), 400);
   useEffect(() => {
