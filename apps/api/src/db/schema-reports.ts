@@ -72,6 +72,12 @@ export const demandPartners = pgTable(
     paymentTerms: text('payment_terms').notNull().default('net45'),
     invoiceCurrency: text('invoice_currency').notNull().default('EUR'),
     minAmount: numeric('min_amount', { precision: 11, scale: 2 }).notNull().default('0'),
+    /** credit (invoiced after the month, on its payment terms) | prepayment (pays before, spend is charged). */
+    billingMode: text('billing_mode').notNull().default('credit'),
+    /** The most a credit account may owe (null: no limit). */
+    creditLimit: numeric('credit_limit', { precision: 14, scale: 2 }),
+    /** Billing contacts: [{ name, email, role }]. */
+    billingContacts: jsonb('billing_contacts').$type<{ name: string; email: string; role: string }[]>().notNull().default([]),
     vatId: text('vat_id'),
     billingEmail: text('billing_email'),
     sellerIdAtPartner: text('seller_id_at_partner'),

@@ -12,6 +12,7 @@ import { seedDemoFirewall } from './demo-firewall.ts';
 import { seedDemoPartners } from './demo-partners.ts';
 import { seedDemoBudgets } from './demo-budgets.ts';
 import { seedDemoFloors } from './demo-floors.ts';
+import { seedBillingDemo } from '../modules/billing/demo.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -148,6 +149,7 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
       await seedDemoPartners(database.db);
       await seedDemoBudgets(database);
       await seedDemoFloors(database);
+      await seedBillingDemo(database);
     }
   }
   // A data set loaded by an earlier version lacks the rollups and levels added since: build them

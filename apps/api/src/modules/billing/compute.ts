@@ -1,0 +1,152 @@
+/**
+ * A month's billing rows from our figures (issue 21): one row per counterparty and product.
+ *   SSP, what we invoice:  demand partner x ad format, the warehouse's revenue (cost: other side)
+ *   SSP, what we owe:      publisher x ad format, the warehouse's cost (revenue: other side)
+ *   performance, invoice:  advertiser x pricing model, performance_daily's revenue
+ *   performance, owe:      publisher x pricing model, performance_daily's cost
+ * The SSP reads the day rollups (level 1, whole UTC days; a billing month is a UTC calendar
+ * month), never the hourly fact. Only open rows take the new figures; a confirmed, approved or
+ * closed row keeps what was confirmed (recompute it by disconfirming first). An open row whose
+ * traffic disappeared drops to 0. Amounts stay integer micro-units until written as numeric.
+ */
+import { BILLING_SOURCE_CURRENCY, nextMonth, type BillingKind, type BillingSide } from '@backoffice/core/billing-api';
+import { FORMATS } from '@backoffice/core/reports';
+import type { Database } from '../../db/client.ts';
+import { query, transaction, type QueryFn } from '../../reports-data/sql.ts';
+
+/** One computed line: micro-units as text (bigint sums). */
+export interface ComputedLine {
+  counterparty_type: 'demand_partner' | 'publisher';
+  counterparty_id: number;
+  product: string;
+  billed_micros: string;
+  other_micros: string;
+  demand_partners: string;
+}
+
+const monthStart = (month: string) => `${month}-01T00:00:00Z`;
+
+/** The format names by format_id (1-based), as a SQL array literal for `($arr)[format_id]`. */
+const FORMAT_NAMES = `ARRAY[${FORMATS.map((f) => `'${f}'`).join(',')}]::text[]`;
+
+/** The SQL computing a kind's lines for [$1, $2) (timestamps, or dates for the performance side). */
+export function computeSql(side: BillingSide, kind: BillingKind): string {
+  if (side === 'ssp' && kind === 'advertiser')
+    return `SELECT 'demand_partner' AS counterparty_type, g.demand_partner_id AS counterparty_id,
+              (${FORMAT_NAMES})[g.format_id] AS product,
+              sum(g.revenue_micros)::text AS billed_micros, sum(g.cost_micros)::text AS other_micros,
+              max(p.name) AS demand_partners
+            FROM stats_r_partner_geo g JOIN demand_partners p ON p.id = g.demand_partner_id
+            WHERE g.lvl = 1 AND g.ts >= $1::timestamptz AND g.ts < $2::timestamptz
+            GROUP BY g.demand_partner_id, g.format_id
+            HAVING sum(g.revenue_micros) <> 0 OR sum(g.cost_micros) <> 0`;
+  if (side === 'ssp')
+    return `SELECT 'publisher' AS counterparty_type, s.publisher_id AS counterparty_id,
+              (${FORMAT_NAMES})[s.format_id] AS product,
+              sum(s.cost_micros)::text AS billed_micros, sum(s.revenue_micros)::text AS other_micros,
+              coalesce((SELECT string_agg(dp.name, ', ' ORDER BY dp.name) FROM demand_partners dp
+                WHERE dp.id IN (SELECT DISTINCT pp.demand_partner_id FROM stats_r_partner_publisher pp
+                  WHERE pp.lvl = 1 AND pp.ts >= $1::timestamptz AND pp.ts < $2::timestamptz AND pp.publisher_id = s.publisher_id)), '') AS demand_partners
+            FROM stats_r_publisher s
+            WHERE s.lvl = 1 AND s.ts >= $1::timestamptz AND s.ts < $2::timestamptz
+            GROUP BY s.publisher_id, s.format_id
+            HAVING sum(s.revenue_micros) <> 0 OR sum(s.cost_micros) <> 0`;
+  if (kind === 'advertiser')
+    return `SELECT 'demand_partner' AS counterparty_type, f.advertiser_id AS counterparty_id, f.product,
+              sum(f.revenue_micros)::text AS billed_micros, sum(f.cost_micros)::text AS other_micros,
+              max(p.name) AS demand_partners
+            FROM performance_daily f JOIN demand_partners p ON p.id = f.advertiser_id
+            WHERE f.day >= $1::date AND f.day < $2::date
+            GROUP BY f.advertiser_id, f.product
+            HAVING sum(f.revenue_micros) <> 0 OR sum(f.cost_micros) <> 0`;
+  return `SELECT 'publisher' AS counterparty_type, f.publisher_id AS counterparty_id, f.product,
+            sum(f.cost_micros)::text AS billed_micros, sum(f.revenue_micros)::text AS other_micros,
+            string_agg(DISTINCT p.name, ', ') AS demand_partners
+          FROM performance_daily f JOIN demand_partners p ON p.id = f.advertiser_id
+          WHERE f.day >= $1::date AND f.day < $2::date
+          GROUP BY f.publisher_id, f.product
+          HAVING sum(f.revenue_micros) <> 0 OR sum(f.cost_micros) <> 0`;
+}
+
+/** The month's bounds as the SQL of `computeSql` takes them. */
+export function monthBounds(side: BillingSide, month: string): [string, string] {
+  if (side === 'ssp') return [monthStart(month), monthStart(nextMonth(month))];
+  return [`${month}-01`, `${nextMonth(month)}-01`];
+}
+
+/** The month's lines as the warehouse (or the performance facts) gives them now. */
+export async function computeLines(database: Database, side: BillingSide, kind: BillingKind, month: string): Promise<ComputedLine[]> {
+  return query<ComputedLine>(database, computeSql(side, kind), monthBounds(side, month));
+}
+
+export interface ComputeResult {
+  /** Rows written or updated, rows that kept their figures (not open), open rows dropped to 0. */
+  inserted: number;
+  updated: number;
+  kept: number;
+  zeroed: number;
+}
+
+const MICROS_TO_NUMERIC = (col: string) => `(${col}::numeric / 1000000)`;
+
+/**
+ * Writes a month's rows of one kind: new rows open, open rows updated (their version moves on
+ * when a figure changed), other rows left as they are. One statement for the upsert, one for the
+ * open rows whose traffic is gone; in one transaction with `lockedBy` (the caller's user id).
+ */
+export async function writeMonth(
+  q: QueryFn,
+  side: BillingSide,
+  kind: BillingKind,
+  month: string,
+  userId: number | null,
+): Promise<ComputeResult> {
+  const [start, end] = monthBounds(side, month);
+  const currency = BILLING_SOURCE_CURRENCY[side];
+  const terms =
+    kind === 'advertiser'
+      ? `LEFT JOIN (SELECT id, min_amount, payment_terms FROM demand_partners) t ON t.id = l.counterparty_id`
+      : `LEFT JOIN (SELECT id, min_payout AS min_amount, payment_terms FROM publishers) t ON t.id = l.counterparty_id`;
+  const [res] = await q<{ inserted: number; updated: number; kept: number; zeroed: number }>(
+    `WITH l AS (${computeSql(side, kind)}),
+     up AS (
+       INSERT INTO billing_rows AS b (side, kind, month, counterparty_type, counterparty_id, product, currency,
+           revenue_ours, other_side, min_amount, payment_terms, demand_partners, updated_by)
+       SELECT $3::text, $4::text, $5::text, l.counterparty_type, l.counterparty_id, l.product, $6::text,
+           ${MICROS_TO_NUMERIC('l.billed_micros')}, ${MICROS_TO_NUMERIC('l.other_micros')},
+           coalesce(t.min_amount, 0), coalesce(t.payment_terms, 'net45'), l.demand_partners, $7::int4
+       FROM l ${terms}
+       ON CONFLICT (side, kind, month, counterparty_type, counterparty_id, product) DO UPDATE SET
+           revenue_ours = excluded.revenue_ours, other_side = excluded.other_side,
+           min_amount = excluded.min_amount, payment_terms = excluded.payment_terms,
+           demand_partners = excluded.demand_partners, computed_at = now(),
+           version = b.version + CASE WHEN (b.revenue_ours, b.other_side, b.min_amount, b.payment_terms, b.demand_partners)
+                       IS DISTINCT FROM (excluded.revenue_ours, excluded.other_side, excluded.min_amount, excluded.payment_terms, excluded.demand_partners) THEN 1 ELSE 0 END
+         WHERE b.state = 'open'
+       RETURNING (xmax = 0) AS inserted
+     ),
+     gone AS (
+       UPDATE billing_rows b SET revenue_ours = 0, other_side = 0, computed_at = now(), version = b.version + 1
+       WHERE b.side = $3 AND b.kind = $4 AND b.month = $5 AND b.state = 'open'
+         AND (b.revenue_ours <> 0 OR b.other_side <> 0)
+         AND NOT EXISTS (SELECT 1 FROM l WHERE l.counterparty_type = b.counterparty_type AND l.counterparty_id = b.counterparty_id AND l.product = b.product)
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM up WHERE inserted)::int AS inserted,
+            (SELECT count(*) FROM up WHERE NOT inserted)::int AS updated,
+            ((SELECT count(*) FROM l) - (SELECT count(*) FROM up))::int AS kept,
+            (SELECT count(*) FROM gone)::int AS zeroed`,
+    [start, end, side, kind, month, currency, userId],
+  );
+  // Open rows untouched by the upsert (figures equal) still count as computed now.
+  await q(`UPDATE billing_rows SET computed_at = now() WHERE side = $1 AND kind = $2 AND month = $3 AND state = 'open'`, [side, kind, month]);
+  return { inserted: Number(res!.inserted), updated: Number(res!.updated), kept: Number(res!.kept), zeroed: Number(res!.zeroed) };
+}
+
+/** Both kinds of a side's month, in one transaction. */
+export async function computeMonth(database: Database, side: BillingSide, month: string, userId: number | null): Promise<Record<BillingKind, ComputeResult>> {
+  return transaction(database, async (q) => ({
+    advertiser: await writeMonth(q, side, 'advertiser', month, userId),
+    supply: await writeMonth(q, side, 'supply', month, userId),
+  }));
+}
