@@ -20,6 +20,7 @@
 import { z } from 'zod';
 import { BILLING_STATES, PAYMENT_BADGES, type BillingAction, type BillingState, type PaymentBadge } from './billing.ts';
 import { isIsoDate } from './dates.ts';
+import { MAX_ID } from './ids.ts';
 import { FORMATS } from './reports.ts';
 
 export const BILLING_SIDES = ['ssp', 'performance'] as const;
@@ -204,7 +205,7 @@ const decimal = (key: string) =>
 
 /** PATCH …/rows/{id}: an open row's revenue network (null restores ours), its document id, description. */
 export const billingRowPatchSchema = z.strictObject({
-  version: z.number({ error: 'error.invalid_value' }).int().min(1),
+  version: z.number({ error: 'error.invalid_value' }).int().min(1).max(MAX_ID),
   revenue_network: z.union([decimal('billing.amount_invalid'), z.null()]).optional(),
   document_id: z.union([z.string().trim().max(64, 'error.too_long'), z.null()]).optional(),
   description: z.string().trim().max(500, 'error.too_long').optional(),
@@ -218,7 +219,7 @@ export const billingActionSchema = z.strictObject({
   action: z.enum(['confirm', 'disconfirm', 'approve', 'discard', 'accumulate'], { error: 'error.invalid_value' }),
   /** The rows as shown: a row changed since (another version) answers 409. */
   rows: z
-    .array(z.strictObject({ id: z.number().int().min(1), version: z.number().int().min(1) }), { error: 'billing.none_selected' })
+    .array(z.strictObject({ id: z.number().int().min(1).max(MAX_ID), version: z.number().int().min(1).max(MAX_ID) }), { error: 'billing.none_selected' })
     .min(1, 'billing.none_selected')
     .max(BILLING_MAX_ACTION_ROWS, 'billing.too_many_rows'),
   /** Confirming rows under 20% margin needs it (spec 5). */
@@ -255,7 +256,7 @@ export const billingPaymentSchema = z.strictObject({
   reference: z.string().trim().max(200, 'error.too_long').default(''),
   /** The row counts as paid with this payment even if short (bank fees). */
   settles: z.boolean().default(false),
-  version: z.number().int().min(1),
+  version: z.number().int().min(1).max(MAX_ID),
 });
 export type BillingPaymentInput = z.input<typeof billingPaymentSchema>;
 
@@ -293,7 +294,7 @@ export interface BankImportAnswer {
 /** POST /v1/billing/ssp/nettings. */
 export const billingNettingSchema = z.strictObject({
   month: monthParam,
-  company_id: z.number({ error: 'error.invalid_value' }).int().min(1),
+  company_id: z.number({ error: 'error.invalid_value' }).int().min(1).max(MAX_ID),
 });
 export interface BillingNettingDto {
   id: number;

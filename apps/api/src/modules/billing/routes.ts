@@ -23,6 +23,7 @@ import {
   type BillingKind,
 } from '@backoffice/core/billing-api';
 import { ok } from '@backoffice/core/envelope';
+import { idParamsSchema } from '@backoffice/core/ids';
 import { localeFromAcceptLanguage, translate } from '@backoffice/core/i18n/catalogues';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -41,7 +42,7 @@ import { listRows, listWhere, orderBy, readRow, ROW_FROM, ROW_SELECT, rowIsLowMa
 
 const TAGS = ['billing'];
 const RATES_RESOURCE = '/v1/billing/rates';
-const idParams = z.strictObject({ id: z.string().regex(/^[1-9]\d{0,9}$/, 'error.invalid_id') });
+const idParams = idParamsSchema;
 const monthQuery = z.strictObject({ month: z.string({ error: 'billing.month_required' }).refine(isBillingMonth, 'billing.month_invalid') });
 const kindMonthQuery = monthQuery.extend({ kind: z.enum(['advertiser', 'supply']).default('advertiser') });
 
@@ -185,7 +186,7 @@ export async function billingRoutes(root: FastifyInstance, ctx: AppContext): Pro
 
     app.post(
       `${base}/actions`,
-      { config: READ, schema: { tags: TAGS, summary: 'A bulk action over rows (a run with per-row results; idempotent by key)', body: billingActionSchema } },
+      { config: WRITE, schema: { tags: TAGS, summary: 'A bulk action over rows (a run with per-row results; idempotent by key)', body: billingActionSchema } },
       async (request, reply) => {
         const run = await startRun(database, request, side, request.body, request.log);
         if (run.status === 'running') reply.code(202);

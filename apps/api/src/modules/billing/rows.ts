@@ -31,6 +31,7 @@ import {
 import { can, type Acl } from '@backoffice/core/acl';
 import { billingResource } from '@backoffice/core/billing-api';
 import type { Database } from '../../db/client.ts';
+import { datasetState } from '../../reports-data/index.ts';
 import { query, type QueryFn } from '../../reports-data/sql.ts';
 
 export type RawRow = Record<string, unknown>;
@@ -147,7 +148,7 @@ export function toDto(r: RawRow, acl: Acl | null, today: string): BillingRowDto 
     below_minimum: isBelowMinimum({ revenue_gross: gross, min_amount: String(r.min_amount) }),
     payment_terms: String(r.payment_terms),
     due_date: due,
-    overdue: billedState && badge !== 'full_paid' && due < today,
+    overdue: billedState && badge !== 'full_paid' && badge !== 'charged' && due < today,
     demand_partners: String(r.demand_partners ?? ''),
     description: String(r.description ?? ''),
     state: r.state as BillingState,
@@ -243,6 +244,7 @@ export async function listRows(
     ),
     monthRates(database, q.month),
   ]);
+  const dataEnd = await dataEndOf(database, side);
   const total = totals.reduce((s, t) => s + Number(t.rows), 0);
   const today = todayUtc(now);
   return {
@@ -252,8 +254,18 @@ export async function listRows(
     page_size: q.page_size,
     totals: totalsOf(totals, states, rates),
     computed_at: iso(meta[0]?.computed_at ?? null),
-    data_end: null,
+    data_end: dataEnd,
   };
+}
+
+/** The end of the figures the rows are computed from: the warehouse's last hour, the performance facts' last day. */
+async function dataEndOf(database: Database, side: BillingSide): Promise<string | null> {
+  if (side === 'ssp') {
+    const range = (await datasetState(database)) as { endMs: number } | null;
+    return range ? new Date(range.endMs).toISOString() : null;
+  }
+  const [row] = await query<{ end: string | null }>(database, `SELECT (max(day) + 1)::text AS end FROM performance_daily`);
+  return row?.end ? `${row.end}T00:00:00.000Z` : null;
 }
 
 export function totalsOf(
