@@ -12,6 +12,7 @@ import { seedDemoFirewall } from './demo-firewall.ts';
 import { seedDemoPartners } from './demo-partners.ts';
 import { seedDemoBudgets } from './demo-budgets.ts';
 import { seedDemoFloors } from './demo-floors.ts';
+import { seedBillingAccountsDemo } from '../modules/billing-accounts/demo.ts';
 import { seedBillingDemo } from '../modules/billing/demo.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
@@ -149,6 +150,7 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
       await seedDemoPartners(database.db);
       await seedDemoBudgets(database);
       await seedDemoFloors(database);
+      await seedBillingAccountsDemo(database.db);
       await seedBillingDemo(database);
     }
   }

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { agencyRoutes } from './agencies/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { billingAccountRoutes } from './billing-accounts/routes.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { budgetRoutes } from './budgets/routes.ts';
 import { companyRoutes } from './companies/routes.ts';
@@ -25,4 +26,4 @@ import { staffRoutes } from './staff/routes.ts';
 
 export type ModuleRoutes = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes];
+export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes, billingAccountRoutes];

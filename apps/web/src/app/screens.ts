@@ -35,6 +35,8 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   deals: () => import('../features/deals/deals-page.tsx'),
   floors: () => import('../features/floors/floors-page.tsx'),
   performance_report: () => import('../features/performance-report/performance-report-page.tsx'),
+  bs_advertiser: () => import('../features/billing-accounts/ssp-page.tsx'),
+  bp_advertiser: () => import('../features/billing-accounts/performance-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {

@@ -39,6 +39,8 @@ export interface ResourceFormProps {
   fixed?: Values;
   /** Values a new row starts with (a clone of another row). */
   initial?: Values;
+  /** Told whether the form has unsaved changes (a form in a drawer asks before closing). */
+  onDirtyChange?: (dirty: boolean) => void;
 }
 
 const writableFields = (def: ResourceDef) => Object.keys(def.schema.shape);
@@ -157,7 +159,7 @@ export function useUnsavedGuard(active: boolean): void {
   }, [active]);
 }
 
-export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs, fixed, initial }: ResourceFormProps) {
+export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs, fixed, initial, onDirtyChange }: ResourceFormProps) {
   const { t } = useTranslation();
   const locale = useLocale();
   const [form] = Form.useForm<Values>();
@@ -179,6 +181,7 @@ export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs, fixe
   }, [row, def, form]);
 
   useUnsavedGuard(dirty && !saving);
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
 
   const showErrors = (errors: Record<string, string>, params?: Record<string, string | number> | null) => {
     const names = Object.keys(errors).map((name) => name.split('.')[0]!);

@@ -4,6 +4,7 @@
  */
 import { api as enApi } from './en/api.ts';
 import { billing as enBilling } from './en/billing.ts';
+import { billingAccounts as enBillingAccounts } from './en/billing-accounts.ts';
 import { budgets as enBudgets } from './en/budgets.ts';
 import { common as enCommon } from './en/common.ts';
 import { dashboard as enDashboard } from './en/dashboard.ts';
@@ -24,6 +25,7 @@ import { schedules as enSchedules } from './en/schedules.ts';
 import { shell as enShell } from './en/shell.ts';
 import { api as esApi } from './es/api.ts';
 import { billing as esBilling } from './es/billing.ts';
+import { billingAccounts as esBillingAccounts } from './es/billing-accounts.ts';
 import { budgets as esBudgets } from './es/budgets.ts';
 import { common as esCommon } from './es/common.ts';
 import { dashboard as esDashboard } from './es/dashboard.ts';
@@ -47,9 +49,9 @@ export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners, ...enPublishers, ...enPrecreation, ...enBudgets, ...enPerformanceReport, ...enFloors, ...enFloorsPrebid, ...enDeals, ...enBilling } as const;
+export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners, ...enPublishers, ...enPrecreation, ...enBudgets, ...enPerformanceReport, ...enFloors, ...enFloorsPrebid, ...enDeals, ...enBilling, ...enBillingAccounts } as const;
 export type MessageKey = keyof typeof en;
-export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners, ...esPublishers, ...esPrecreation, ...esBudgets, ...esPerformanceReport, ...esFloors, ...esFloorsPrebid, ...esDeals, ...esBilling };
+export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners, ...esPublishers, ...esPrecreation, ...esBudgets, ...esPerformanceReport, ...esFloors, ...esFloorsPrebid, ...esDeals, ...esBilling, ...esBillingAccounts };
 
 export const catalogues: Record<Locale, Record<string, string>> = { en, es };
 
