@@ -4,7 +4,9 @@
  *   SSP, what we owe:      publisher x ad format, the warehouse's cost (revenue: other side)
  *   performance, invoice:  advertiser x pricing model, performance_daily's revenue
  *   performance, owe:      publisher x pricing model, performance_daily's cost
- * The SSP reads the day rollups (level 1, whole UTC days; a billing month is a UTC calendar
+ * The SSP bills its own partners and publishers (side 'ssp'); the performance side's partners
+ * are billed from the performance facts, even where the demo warehouse holds some of their spend
+ * (demo-budgets.ts). The SSP reads the day rollups (level 1, whole UTC days; a billing month is a UTC calendar
  * month), never the hourly fact. Only open rows take the new figures; a confirmed, approved or
  * closed row keeps what was confirmed (recompute it by disconfirming first). An open row whose
  * traffic disappeared drops to 0. Amounts stay integer micro-units until written as numeric.
@@ -36,7 +38,7 @@ export function computeSql(side: BillingSide, kind: BillingKind): string {
               (${FORMAT_NAMES})[g.format_id] AS product,
               sum(g.revenue_micros)::text AS billed_micros, sum(g.cost_micros)::text AS other_micros,
               max(p.name) AS demand_partners
-            FROM stats_r_partner_geo g JOIN demand_partners p ON p.id = g.demand_partner_id
+            FROM stats_r_partner_geo g JOIN demand_partners p ON p.id = g.demand_partner_id AND p.side = 'ssp'
             WHERE g.lvl = 1 AND g.ts >= $1::timestamptz AND g.ts < $2::timestamptz
             GROUP BY g.demand_partner_id, g.format_id
             HAVING sum(g.revenue_micros) <> 0 OR sum(g.cost_micros) <> 0`;
@@ -47,7 +49,7 @@ export function computeSql(side: BillingSide, kind: BillingKind): string {
               coalesce((SELECT string_agg(dp.name, ', ' ORDER BY dp.name) FROM demand_partners dp
                 WHERE dp.id IN (SELECT DISTINCT pp.demand_partner_id FROM stats_r_partner_publisher pp
                   WHERE pp.lvl = 1 AND pp.ts >= $1::timestamptz AND pp.ts < $2::timestamptz AND pp.publisher_id = s.publisher_id)), '') AS demand_partners
-            FROM stats_r_publisher s
+            FROM stats_r_publisher s JOIN publishers pb ON pb.id = s.publisher_id AND pb.side = 'ssp'
             WHERE s.lvl = 1 AND s.ts >= $1::timestamptz AND s.ts < $2::timestamptz
             GROUP BY s.publisher_id, s.format_id
             HAVING sum(s.revenue_micros) <> 0 OR sum(s.cost_micros) <> 0`;
