@@ -8,6 +8,7 @@
 import { fromMicros, paymentBadge, toMicros } from '@backoffice/core/billing';
 import type { BankImportAnswer, BillingActionRun, BillingListAnswer, BillingRowDto, ReconciliationAnswer } from '@backoffice/core/billing-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bankAmount } from '../src/modules/billing/payments.ts';
 import { loadTestDataset } from '../src/reports-data/index.ts';
 import { query } from '../src/reports-data/sql.ts';
 import { body, createTestApp, signIn, type TestApp } from './helpers.ts';
@@ -329,6 +330,9 @@ describe('billing rows', () => {
     // The same statement again: every line already recorded.
     const again = body<BankImportAnswer>(await t.app.inject({ method: 'POST', url: '/v1/billing/ssp/payments/import', headers: finance, payload: { csv, dry_run: true } })).data;
     expect(again).toMatchObject({ matched: 0, duplicate: 2 });
+    // Amounts as banks write them, whatever the file's delimiter.
+    for (const [text, want] of [['1000.00', '1000.00'], ['1.234,56', '1234.56'], ['1,234.56', '1234.56'], ['1234,5', '1234.50'], ['1,234', '1234.00'], ['€ 12', '12.00'], ['-5', null], ['0,00', null], ['abc', null]] as const)
+      expect(bankAmount(text), text).toBe(want);
     const noColumns = await t.app.inject({ method: 'POST', url: '/v1/billing/ssp/payments/import', headers: finance, payload: { csv: 'a,b\n1,2', dry_run: true } });
     expect(body(noColumns).message).toBe('billing.bank.columns');
   });

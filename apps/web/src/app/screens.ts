@@ -35,6 +35,10 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   deals: () => import('../features/deals/deals-page.tsx'),
   floors: () => import('../features/floors/floors-page.tsx'),
   performance_report: () => import('../features/performance-report/performance-report-page.tsx'),
+  bs_advertiser_billing: () => import('../features/billing/ssp-advertiser-billing-page.tsx'),
+  bp_advertiser_billing: () => import('../features/billing/performance-advertiser-billing-page.tsx'),
+  bp_supply_billing: () => import('../features/billing/performance-supply-billing-page.tsx'),
+  bp_performance: () => import('../features/billing/performance-overview-page.tsx'),
   bs_advertiser: () => import('../features/billing-accounts/ssp-page.tsx'),
   bp_advertiser: () => import('../features/billing-accounts/performance-page.tsx'),
 };

@@ -14,6 +14,7 @@
  * duplicate (that payment is already recorded). The preview applies nothing; applying records
  * every matched line in one transaction.
  */
+import type { Acl } from '@backoffice/core/acl';
 import { fromMicros, toMicros } from '@backoffice/core/billing';
 import type { BankImportAnswer, BankImportLine, BillingSide } from '@backoffice/core/billing-api';
 import { isIsoDate } from '@backoffice/core/dates';
@@ -22,7 +23,7 @@ import type { Database } from '../../db/client.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { transaction, type QueryFn } from '../../reports-data/sql.ts';
 import { auditRows, type Who } from './actions.ts';
-import { readRow, type RawRow } from './rows.ts';
+import { readRow, toDto, todayUtc, type RawRow } from './rows.ts';
 
 /** Row states that take payments. */
 export const PAYABLE_STATES = ['confirmed', 'approved', 'invoiced'];
@@ -63,11 +64,11 @@ export async function applyPayment(q: QueryFn, row: RawRow, p: PaymentInput, sou
   ]);
 }
 
-export async function recordPayment(database: Database, side: BillingSide, id: number, version: number, p: PaymentInput, who: Who): Promise<void> {
+export async function recordPayment(database: Database, side: BillingSide, id: number, version: number, p: PaymentInput, who: Who, acl: Acl | null): Promise<void> {
   await transaction(database, async (q) => {
     const row = await readRow(q, side, id, true);
     if (!row) throw new AppError(404, 'error.not_found');
-    if (Number(row.version) !== version) throw new AppError(409, 'billing.row_changed', { data: { version: Number(row.version) } });
+    if (Number(row.version) !== version) throw new AppError(409, 'billing.row_changed', { data: toDto(row, acl, todayUtc()) });
     await applyPayment(q, row, p, 'manual', who);
   });
 }
@@ -94,13 +95,19 @@ export function bankDate(text: string): string | null {
   return isIsoDate(iso) ? iso : null;
 }
 
-/** A bank amount (1234.56, 1,234.56; with a decimal comma 1.234,56), positive, or null. */
-export function bankAmount(text: string, decimalComma: boolean): string | null {
-  let t = text.trim().replace(/\s|€|\$|EUR|USD/g, '');
-  if (decimalComma) t = t.replace(/\./g, '').replace(',', '.');
-  else t = t.replace(/,/g, '');
-  if (!/^\+?\d{1,12}(\.\d{1,2})?$/.test(t)) return null;
-  const v = fromMicros(toMicros(t.replace(/^\+/, '')));
+/**
+ * A bank amount, positive, or null: the last `.` or `,` followed by one or two digits is the
+ * decimal separator (1234.56, 1,234.56, 1.234,56, 1234,5); other separators group thousands
+ * (1,234 and 1.234 are 1234).
+ */
+export function bankAmount(text: string): string | null {
+  const t = text.trim().replace(/\s|€|\$|EUR|USD/g, '').replace(/^\+/, '');
+  if (!/^[\d.,]+$/.test(t)) return null;
+  const last = Math.max(t.lastIndexOf('.'), t.lastIndexOf(','));
+  const decimals = last >= 0 && t.length - last - 1 <= 2 ? t.slice(last + 1) : '';
+  const whole = (decimals || last === t.length - 1 ? t.slice(0, last) : t).replace(/[.,]/g, '');
+  if (!/^\d{1,12}$/.test(whole) || !/^\d{0,2}$/.test(decimals)) return null;
+  const v = fromMicros(toMicros(decimals ? `${whole}.${decimals}` : whole));
   return toMicros(v) > 0n ? v : null;
 }
 
@@ -124,7 +131,7 @@ export async function importBankCsv(database: Database, side: BillingSide, csv: 
   return transaction(database, async (q) => {
     const lines: BankImportLine[] = data.map((cells, i) => {
       const date = bankDate(cells[dateCol] ?? '');
-      const amount = bankAmount(cells[amountCol] ?? '', delimiter === ';');
+      const amount = bankAmount(cells[amountCol] ?? '');
       const reference = (cells[refCol] ?? '').trim();
       const line: BankImportLine = { line: i + 2, date, amount, reference, document_id: null, row_id: null, counterparty: null, status: 'unmatched' };
       if (!date || !amount) {

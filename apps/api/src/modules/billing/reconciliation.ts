@@ -5,8 +5,9 @@
  * where not_recomputed is our figure in the rows against the warehouse's now (data that arrived
  * after a row was confirmed), network_edits the partner-reported figures against ours (rows that
  * bill), carried_in what earlier months accumulated into this one, accumulated_out and discarded
- * our figure of the rows that do not bill this month, and rounding the cents of rounding each
- * row's gross. Exact: micro-units throughout.
+ * our figure of the rows that do not bill this month. The parts are shown in cents and `rounding`
+ * takes what rounding left (each row's gross is rounded to the cent), so that they add up to the
+ * difference to the cent. Exact: micro-units until then.
  *
  * The performance overview: the month's revenue, cost and margin per product, how many
  * advertisers and publishers, the rows in each state, and last month's totals.
@@ -27,6 +28,24 @@ import { computeLines } from './compute.ts';
 
 const m = (v: unknown) => toMicros(String(v ?? '0'));
 const f = (v: bigint) => fromMicros(v);
+
+/**
+ * The parts in cents, with `rounding` taking what rounding each part left, so that the parts
+ * shown add up to the difference shown, to the cent.
+ */
+function centsAddingUp(difference: bigint, parts: Record<'not_recomputed' | 'network_edits' | 'carried_in' | 'accumulated_out' | 'discarded', bigint>): ReconciliationLine['explained'] {
+  const cents = (v: bigint) => toMicros(fromMicros(v));
+  const shown = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, cents(v)])) as Record<keyof typeof parts, bigint>;
+  const rest = cents(difference) - Object.values(shown).reduce((s, v) => s + v, 0n);
+  return {
+    not_recomputed: f(shown.not_recomputed),
+    network_edits: f(shown.network_edits),
+    carried_in: f(shown.carried_in),
+    accumulated_out: f(shown.accumulated_out),
+    discarded: f(shown.discarded),
+    rounding: f(rest),
+  };
+}
 
 export async function reconcile(database: Database, side: BillingSide, kind: BillingKind, month: string): Promise<ReconciliationAnswer> {
   const [lines, rows] = await Promise.all([
@@ -58,7 +77,6 @@ export async function reconcile(database: Database, side: BillingSide, kind: Bil
     carried: bigint;
     accumulated: bigint;
     discarded: bigint;
-    exact: bigint;
   }
   const acc = new Map<string, Acc>();
   const currency = BILLING_SOURCE_CURRENCY[side];
@@ -66,7 +84,7 @@ export async function reconcile(database: Database, side: BillingSide, kind: Bil
     const key = `${type}|${id}|${cur}`;
     let a = acc.get(key);
     if (!a) {
-      a = { type: type as Acc['type'], id, name: `#${id}`, company_id: null, company_name: null, currency: cur, warehouse: 0n, computed: 0n, billed: 0n, network: 0n, carried: 0n, accumulated: 0n, discarded: 0n, exact: 0n };
+      a = { type: type as Acc['type'], id, name: `#${id}`, company_id: null, company_name: null, currency: cur, warehouse: 0n, computed: 0n, billed: 0n, network: 0n, carried: 0n, accumulated: 0n, discarded: 0n };
       acc.set(key, a);
     }
     return a;
@@ -91,7 +109,6 @@ export async function reconcile(database: Database, side: BillingSide, kind: Bil
       a.billed += m(r.revenue_gross);
       a.network += eff - ours;
       a.carried += m(r.carried_in);
-      a.exact += eff + m(r.carried_in);
     }
   }
   const out: ReconciliationLine[] = [...acc.values()]
@@ -104,14 +121,13 @@ export async function reconcile(database: Database, side: BillingSide, kind: Bil
         computed: f(a.computed),
         billed: f(a.billed),
         difference: f(a.billed - a.warehouse),
-        explained: {
-          not_recomputed: fromMicros(notRecomputed, 6),
-          network_edits: fromMicros(a.network, 6),
-          carried_in: fromMicros(a.carried, 6),
-          accumulated_out: fromMicros(-a.accumulated, 6),
-          discarded: fromMicros(-a.discarded, 6),
-          rounding: fromMicros(a.billed - a.exact, 6),
-        },
+        explained: centsAddingUp(a.billed - a.warehouse, {
+          not_recomputed: notRecomputed,
+          network_edits: a.network,
+          carried_in: a.carried,
+          accumulated_out: -a.accumulated,
+          discarded: -a.discarded,
+        }),
       };
     })
     .sort((x, y) => (m(y.warehouse) > m(x.warehouse) ? 1 : m(y.warehouse) < m(x.warehouse) ? -1 : x.counterparty.name.localeCompare(y.counterparty.name)));

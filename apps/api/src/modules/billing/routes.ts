@@ -228,7 +228,7 @@ export async function billingRoutes(root: FastifyInstance, ctx: AppContext): Pro
       async (request, reply) => {
         const id = Number(request.params.id);
         const { version, ...payment } = request.body;
-        await recordPayment(database, side, id, version, payment, whoOf(request));
+        await recordPayment(database, side, id, version, payment, whoOf(request), request.caller?.acl ?? null);
         reply.code(201);
         return ok(toDto((await readRow(database, side, id))!, request.caller?.acl ?? null, todayUtc()), 'billing.payment_recorded');
       },
