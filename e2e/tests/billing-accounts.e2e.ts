@@ -61,15 +61,17 @@ describe('billing accounts', () => {
       await page.getByRole('button', { name: 'Stay' }).click();
       await form.locator('#vat_id').fill('FR40303265045');
       const contacts = form.getByTestId('account-contacts');
+      // The demo account may already list contacts: the new one comes after them.
+      const n = (await contacts.getByLabel(/^Name \d+$/).count()) + 1;
       await contacts.getByTestId('account-contact-add').click();
-      await contacts.getByLabel('Name 1').fill('Camille Dubois');
-      await contacts.getByLabel('E-mail 1').fill('camille.dubois@lumiere-ads.fr');
-      await contacts.getByLabel('Role 1').click();
+      await contacts.getByLabel(`Name ${n}`).fill('Hugo Lefèvre');
+      await contacts.getByLabel(`E-mail ${n}`).fill('hugo.lefevre@lumiere-ads.fr');
+      await contacts.getByLabel(`Role ${n}`).click();
       await option(page, 'Accounts payable').click();
       await form.getByTestId('resource-save').click();
       await toast(page, 'Billing terms saved').waitFor();
       await drawer(page).getByRole('tab', { name: 'Billing information' }).click();
-      await drawer(page).getByTestId('account-info').getByText('camille.dubois@lumiere-ads.fr').waitFor();
+      await drawer(page).getByTestId('account-info').getByText('hugo.lefevre@lumiere-ads.fr').waitFor();
 
       await drawer(page).getByRole('tab', { name: 'History' }).click();
       const entry = drawer(page).getByTestId('account-history-entry').first();
