@@ -717,7 +717,8 @@ function auditable(row: Row): Row {
 }
 
 /** A row's audit entries with names and a field diff, newest first. */
-async function historyOf(d: Db, entity: string, id: number): Promise<HistoryEntry[]> {
+/** An entity's audit entries, newest first, each with what changed (the history tab; billing accounts). */
+export async function historyOf(d: Db, entity: string, id: number): Promise<HistoryEntry[]> {
   const actor = alias(users, 'actor');
   const simulator = alias(users, 'simulator');
   const rows = await d

@@ -29,10 +29,8 @@ import {
 } from '@backoffice/core/billing-accounts';
 import { PAYMENT_TERM_DAYS, type BillingSide } from '@backoffice/core/billing-api';
 import { fromMicros, toMicros } from '@backoffice/core/billing';
-import { and, desc, eq } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.ts';
-import { auditLog, users } from '../../db/schema.ts';
+import { historyOf } from '../../resources/routes.ts';
 import { query } from '../../reports-data/sql.ts';
 
 class Params {
@@ -323,56 +321,17 @@ export async function accountPayments(database: Database, side: BillingSide, id:
   }));
 }
 
-const HISTORY_MAX = 200;
-
 /**
  * The partner's audit entries that changed a billing term (its billing screen's and the partner
  * screen's), newest first, with the billing fields' before and after only.
  */
 export async function accountHistory(database: Database, id: number): Promise<AccountHistoryEntry[]> {
-  const actor = alias(users, 'actor');
-  const simulator = alias(users, 'simulator');
-  const rows = await database.db
-    .select({
-      id: auditLog.id,
-      at: auditLog.at,
-      action: auditLog.action,
-      ip: auditLog.ip,
-      before: auditLog.before,
-      after: auditLog.after,
-      actorId: auditLog.actorId,
-      actorName: actor.name,
-      simId: auditLog.simulatedById,
-      simName: simulator.name,
-    })
-    .from(auditLog)
-    .leftJoin(actor, eq(actor.id, auditLog.actorId))
-    .leftJoin(simulator, eq(simulator.id, auditLog.simulatedById))
-    .where(and(eq(auditLog.entity, 'demand_partner'), eq(auditLog.entityId, String(id))))
-    .orderBy(desc(auditLog.id))
-    .limit(HISTORY_MAX);
   const out: AccountHistoryEntry[] = [];
-  for (const r of rows) {
-    const before = (r.before ?? {}) as Record<string, unknown>;
-    const after = (r.after ?? {}) as Record<string, unknown>;
-    const changes: Record<string, [unknown, unknown]> = {};
-    for (const field of BILLING_TERMS_FIELDS) {
-      // A partner-screen entry holds only the partner resource's fields; the others did not change.
-      if (!(field in before) && !(field in after)) continue;
-      const a = before[field] ?? null;
-      const b = after[field] ?? null;
-      if (JSON.stringify(a) !== JSON.stringify(b)) changes[field] = [a, b];
-    }
+  for (const entry of await historyOf(database.db, 'demand_partner', id)) {
+    // A partner-screen entry holds only the partner resource's fields; keep the billing terms'.
+    const changes = Object.fromEntries(Object.entries(entry.changes).filter(([field]) => (BILLING_TERMS_FIELDS as readonly string[]).includes(field)));
     if (Object.keys(changes).length === 0) continue;
-    out.push({
-      id: r.id,
-      at: r.at.toISOString(),
-      action: r.action,
-      actor: { id: r.actorId, name: r.actorName },
-      simulated_by: r.simId !== null ? { id: r.simId, name: r.simName } : null,
-      ip: r.ip,
-      changes,
-    });
+    out.push({ id: entry.id, at: entry.at, action: entry.action, actor: entry.actor, simulated_by: entry.simulated_by, ip: entry.ip, changes });
   }
   return out;
 }

@@ -18,7 +18,7 @@ import { formatDateTime } from '../../resources/resource-cells.tsx';
 import { StatusTag } from '../../resources/resource-cells.tsx';
 import type { NettingsAnswer } from './billing-api.ts';
 import { ColumnCards, type CardColumn } from './column-cards.tsx';
-import { ScrollRegion } from './scroll-region.tsx';
+import { ScrollRegion } from '../../components/scroll-region.tsx';
 import { EmptyText } from './row-cells.tsx';
 
 export function NettingTab({

@@ -22,7 +22,7 @@ import { Page } from '../../shell/page.tsx';
 import { lastMonth } from './billing-api.ts';
 import { EmptyText, MarginCell } from './row-cells.tsx';
 import { MonthField } from './rows-filters.tsx';
-import { ScrollRegion } from './scroll-region.tsx';
+import { ScrollRegion } from '../../components/scroll-region.tsx';
 import './billing.css';
 
 const LIST_PATH: Record<BillingKind, string> = {

@@ -19,7 +19,7 @@ import { useApiQuery } from '../../lib/query.ts';
 import { useViewport } from '../../lib/use-viewport.ts';
 import { CounterpartyCell, EmptyText } from './row-cells.tsx';
 import { ColumnCards, type CardColumn } from './column-cards.tsx';
-import { ScrollRegion } from './scroll-region.tsx';
+import { ScrollRegion } from '../../components/scroll-region.tsx';
 
 const PARTS = [
   'not_recomputed',

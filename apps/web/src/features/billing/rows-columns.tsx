@@ -5,7 +5,7 @@
  * each person shows (remembered per list in local storage) and the chooser.
  */
 import { SettingOutlined } from '@ant-design/icons';
-import type { BillingKind, BillingRowDto, BillingSide } from '@backoffice/core/billing-api';
+import { BILLING_SORTS, type BillingKind, type BillingRowDto, type BillingSide } from '@backoffice/core/billing-api';
 import { Button, Checkbox, Dropdown, theme as antdTheme, type TableColumnsType } from 'antd';
 import type { SortOrder } from 'antd/es/table/interface';
 import { useState, type ReactNode } from 'react';
@@ -60,18 +60,8 @@ const DEFAULT_VISIBLE: readonly ColumnKey[] = [
   'margin_pct',
   'due_date',
 ];
-/** Columns the API sorts by (core BILLING_SORTS). */
-const SORTABLE = new Set<ColumnKey>([
-  'counterparty',
-  'product',
-  'revenue_ours',
-  'revenue_gross',
-  'paid_revenue',
-  'pending',
-  'margin_pct',
-  'state',
-  'min_amount',
-]);
+/** Columns the API sorts by. */
+const SORTABLE: ReadonlySet<string> = new Set(BILLING_SORTS);
 const MONEY = new Set<ColumnKey>(['revenue_ours', 'revenue_gross', 'paid_revenue', 'pending']);
 
 const storageKey = (userId: number | undefined, side: BillingSide, kind: BillingKind) =>

@@ -13,7 +13,7 @@ import { useViewport } from '../../lib/use-viewport.ts';
 import { PAGE_SIZES, type BillingView } from './billing-api.ts';
 import { BadgeTag, DueCell, MarginCell, OpenRowButton, StateTag } from './row-cells.tsx';
 import { buildColumns, type ColumnKey } from './rows-columns.tsx';
-import { ScrollRegion } from './scroll-region.tsx';
+import { ScrollRegion } from '../../components/scroll-region.tsx';
 
 export interface RowsTableProps {
   rows: BillingRowDto[];

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../components/use-locale.ts';
 import { LISTED, type DiffCounts, type DiffLists, type FloorRuleRow } from './floors-api.ts';
 import { RuleKeys, TypeTag, cpmText } from './rule-view.tsx';
-import { ScrollRegion } from './scroll-region.tsx';
+import { ScrollRegion } from '../../components/scroll-region.tsx';
 
 export function DiffSummary({ counts }: { counts: DiffCounts }) {
   const { t } = useTranslation();

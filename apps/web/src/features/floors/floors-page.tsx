@@ -50,7 +50,7 @@ import { RuleFormModal } from './rule-form.tsx';
 import { KeyCell, RuleKeys, TypeTag, cpmText } from './rule-view.tsx';
 import { TesterTab } from './tester-tab.tsx';
 import { VersionsTab } from './versions-tab.tsx';
-import { ScrollRegion } from './scroll-region.tsx';
+import { ScrollRegion } from '../../components/scroll-region.tsx';
 import '../../resources/resources.css';
 import './floors.css';
 

@@ -14,7 +14,7 @@ import { useLocale } from '../../components/use-locale.ts';
 import { useNotice } from '../../components/use-notice.ts';
 import { api, errorText, isSessionError } from '../../lib/api.ts';
 import { DiffLists, DiffSummary } from './diff-view.tsx';
-import { ScrollRegion } from './scroll-region.tsx';
+import { ScrollRegion } from '../../components/scroll-region.tsx';
 import type { ImportPreview, VersionWritten } from './floors-api.ts';
 
 type PreviewError = ImportPreview['errors'][number];

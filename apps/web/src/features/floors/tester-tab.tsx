@@ -12,7 +12,7 @@ import { api, errorText, isSessionError } from '../../lib/api.ts';
 import type { TestAnswer, TestMatch } from './floors-api.ts';
 import { KeyInputs, keysOut, type KeyValues } from './key-inputs.tsx';
 import { RuleKeys, TypeTag, cpmText, keyValue } from './rule-view.tsx';
-import { ScrollRegion } from './scroll-region.tsx';
+import { ScrollRegion } from '../../components/scroll-region.tsx';
 
 /** Why the winner beats the next rule: more keys, or as many and an earlier key. */
 function why(

@@ -15,7 +15,7 @@ import { downloadApiFile } from '../../lib/api-file.ts';
 import { useApiQuery } from '../../lib/query.ts';
 import { StatusTag, formatDateTime } from '../../resources/resource-cells.tsx';
 import { DiffLists, DiffSummary } from './diff-view.tsx';
-import { ScrollRegion } from './scroll-region.tsx';
+import { ScrollRegion } from '../../components/scroll-region.tsx';
 import type { Comparison, VersionRow, VersionWritten } from './floors-api.ts';
 
 interface VersionsPage {
