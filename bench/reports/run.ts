@@ -25,25 +25,28 @@
  * PGlite data folders: .tmp/bench-reports/pglite-<days>d-s<scale>.
  * Results: bench/results/reports-<db>.json. Figures are reported, never judged.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { demoPasswordOf } from '../../apps/api/src/config.ts';
-import { migrateDatabase, openDatabase, type Database } from '../../apps/api/src/db/client.ts';
-import { DEMO_MAILS } from '../../apps/api/src/db/demo-data.ts';
-import { FACT_COLUMNS, generateHours, Scenario } from '../../apps/api/src/reports-data/generator.ts';
-import { datasetState, loadDataset } from '../../apps/api/src/reports-data/index.ts';
 import { query } from '../../apps/api/src/reports-data/sql.ts';
-import { completeRollupLevels } from '../../apps/api/src/reports-data/rollups.ts';
 import { filterValueId } from '../../packages/core/src/reports.ts';
-// @ts-expect-error plain ESM helper without types
-import { findPostgres, recreateDatabase } from '../../scripts/lib/postgres.mjs';
+import {
+  dirSize,
+  ensureDataset,
+  fmtMs,
+  loadFactsIntoDuckDb,
+  mb,
+  openBenchDatabase,
+  pct,
+  ROOT,
+  rss,
+  signIn,
+  startServer,
+  table,
+  writeFactsCsv,
+  type DbKind,
+} from './dataset.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = path.join(ROOT, '.tmp', 'bench-reports');
 const RESULTS = path.join(ROOT, 'bench', 'results');
 const args = process.argv.slice(2);
@@ -71,29 +74,7 @@ const END_MS = Date.UTC(2026, 0, 1);
 const OPTS = { seed: SEED, days: DAYS, scale: SCALE, qpsDays: Math.min(DAYS, 7), endMs: END_MS };
 const PARTNER = 1;
 
-const fmtMs = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
-const mb = (b: number | null) => (b === null ? '-' : `${(b / 1024 / 1024).toFixed(0)} MB`);
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const log = (s: string) => process.stderr.write(`${s}\n`);
-
-function rss(pid: number): number | null {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-function dirSize(dir: string): number {
-  let total = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    total += e.isDirectory() ? dirSize(p) : fs.statSync(p).size;
-  }
-  return total;
-}
 
 async function timeIt(
   fn: () => Promise<unknown>,
@@ -314,71 +295,6 @@ async function timeQuestions<R>(
 
 // ---------------------------------------------------------------------------------------------
 
-async function writeCsv(file: string): Promise<number> {
-  if (KEEP && fs.existsSync(file) && fs.existsSync(`${file}.rows`))
-    return Number(fs.readFileSync(`${file}.rows`, 'utf8'));
-  const out = fs.createWriteStream(file);
-  let rows = 0;
-  out.write(`${FACT_COLUMNS.join(',')}\n`);
-  for (const batch of generateHours(OPTS, new Scenario(OPTS))) {
-    let chunk = '';
-    for (const r of batch.rows) chunk += `${iso(r[0]!)},${r.slice(1).join(',')}\n`;
-    rows += batch.rows.length;
-    if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
-  }
-  await new Promise((r) => out.end(r));
-  fs.writeFileSync(`${file}.rows`, String(rows));
-  return rows;
-}
-
-async function startServer(
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
-  const child = spawn(
-    process.execPath,
-    ['--max-old-space-size=4096', '--import', 'tsx', path.join(ROOT, 'bench', 'reports', 'server.ts')],
-    {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn', JOBS: 'false', SEED_DEMO: 'true', ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not start within 300 s')), 300_000);
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.startsWith('REPORTS_BENCH_READY ')) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line.slice('REPORTS_BENCH_READY '.length)).port);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-  });
-  return {
-    child,
-    port,
-    stop: () =>
-      new Promise((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-async function signIn(base: string): Promise<string> {
-  const res = await fetch(`${base}/v1/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: DEMO_MAILS.admin,
-      password: demoPasswordOf(process.env),
-    }),
-  });
-  const b = (await res.json()) as { data: { token: string } };
-  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(b)}`);
-  return b.data.token;
-}
-
 interface DbResult {
   database: string;
   factRows: number;
@@ -482,61 +398,13 @@ async function benchDatabase(
   duckTimes: Record<string, { p50: number; p95: number }>,
   duckAsk?: (name: string, p: Params) => Promise<unknown>,
 ): Promise<DbResult> {
-  let database: Database;
-  let env: Record<string, string>;
-  let dataDir: string | null = null;
-  let pgUrl: string | null = null;
-  if (kind === 'postgres') {
-    const found = await findPostgres({ log });
-    if (!found.url) throw new Error(`no PostgreSQL: ${found.reason}`);
-    pgUrl = KEEP
-      ? new URL('/bo_bench_reports', found.url).toString()
-      : await recreateDatabase(found.url, 'bo_bench_reports');
-    database = await openDatabase({ databaseUrl: pgUrl, dataDir: '' });
-    env = { DATABASE_URL: pgUrl! };
-  } else {
-    dataDir = path.join(TMP, `pglite-${DAYS}d-s${SCALE}`);
-    if (!KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
-    database = await openDatabase({ databaseUrl: null, dataDir });
-    env = { DATA_DIR: dataDir };
-  }
-  let loadSec: number | null = null;
-  let rollupSec: number | null = null;
-  let factRows: number;
-  await migrateDatabase(database);
-  const state = await datasetState(database);
-  if (KEEP && state && Number(state.scale) === SCALE && Number(state.days) === DAYS) {
-    factRows = Number(state.factRows);
-    log(`${kind}: reusing the loaded data set (${factRows.toLocaleString('en')} rows)`);
-    // A data set loaded before the newer rollup levels existed gets them now (as the server's
-    // start does), so that the timed runs read what a fresh load would.
-    const t0 = Date.now();
-    const built = await completeRollupLevels(database, (step, done, total) =>
-      log(`  rollup levels ${done}/${total} ${step}`),
-    );
-    if (Object.keys(built).length > 0)
-      log(`${kind}: missing rollup levels built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-  } else {
-    log(`${kind}: loading ${DAYS} days at scale ${SCALE}…`);
-    let last = 0;
-    const r = await loadDataset(
-      database,
-      OPTS,
-      (p) => {
-        if (Date.now() - last > 10_000 || p.phase === 'done') {
-          last = Date.now();
-          log(`  ${p.phase} ${p.done}/${p.total} facts ${p.factRows.toLocaleString('en')} ${p.detail ?? ''}`);
-        }
-      },
-      kind === 'pglite' ? 100_000 : 50_000,
-    );
-    factRows = r.factRows;
-    loadSec = r.loadMs / 1000;
-    rollupSec = r.rollupMs / 1000;
-    log(
-      `${kind}: ${factRows.toLocaleString('en')} fact rows loaded in ${loadSec.toFixed(0)} s, rollups in ${rollupSec.toFixed(0)} s`,
-    );
-  }
+  const { database, env, dataDir } = await openBenchDatabase(
+    kind as DbKind,
+    { pgName: 'bo_bench_reports', dataDir: path.join(TMP, `pglite-${DAYS}d-s${SCALE}`) },
+    KEEP,
+    log,
+  );
+  const { factRows, loadSec, rollupSec } = await ensureDataset(database, kind as DbKind, OPTS, KEEP, log);
   let dbSizeBytes: number | null = null;
   if (kind === 'postgres')
     dbSizeBytes = Number(
@@ -662,20 +530,8 @@ async function duckdbBench(): Promise<{
   fs.mkdirSync(TMP, { recursive: true });
   const csv = path.join(TMP, `facts-${DAYS}d-s${SCALE}.csv`);
   log('DuckDB: writing the raw fact rows (same generator, same seed) to CSV…');
-  const rows = await writeCsv(csv);
-  const instance = await DuckDBInstance.create(':memory:', { threads: String(os.cpus().length) });
-  const con = await instance.connect();
-  const t0 = performance.now();
-  await con.run(`SET TimeZone = 'UTC'`);
-  // Naive UTC timestamps: the questions are asked in UTC and DuckDB groups plain TIMESTAMPs much
-  // faster than TIMESTAMPTZ (which goes through ICU time zones row by row).
-  await con.run(`CREATE TABLE facts AS SELECT * REPLACE (ts::TIMESTAMP AS ts) FROM read_csv('${csv}', header = true, columns = {
-    'ts': 'TIMESTAMPTZ', 'publisher_id': 'INTEGER', 'site_id': 'INTEGER', 'ad_unit_id': 'INTEGER', 'supply_endpoint_id': 'INTEGER',
-    'demand_partner_id': 'INTEGER', 'deal_id': 'INTEGER', 'country_id': 'SMALLINT', 'device_id': 'SMALLINT', 'os_id': 'SMALLINT',
-    'format_id': 'SMALLINT', 'size_id': 'SMALLINT', 'environment_id': 'SMALLINT', 'ad_requests': 'INTEGER', 'bid_requests': 'INTEGER',
-    'bids': 'INTEGER', 'wins': 'INTEGER', 'impressions': 'INTEGER', 'clicks': 'INTEGER', 'timeouts': 'INTEGER', 'errors': 'INTEGER',
-    'revenue_micros': 'BIGINT', 'cost_micros': 'BIGINT'})`);
-  const loadSec = (performance.now() - t0) / 1000;
+  const rows = await writeFactsCsv(csv, OPTS, KEEP);
+  const { con, loadSec } = await loadFactsIntoDuckDb(csv);
   log(`DuckDB: ${rows.toLocaleString('en')} rows loaded in ${loadSec.toFixed(1)} s`);
   const timed = await timeQuestions('DuckDB', (name, p) => con.runAndReadAll(duckQuery(name, p)));
   const times: Record<string, Timing> = {};
@@ -687,13 +543,6 @@ async function duckdbBench(): Promise<{
   }
   // The connection stays open: each database's timed runs ask DuckDB again, in alternation.
   return { times, loadSec, rows, ask: (name, p) => con.runAndReadAll(duckQuery(name, p)) };
-}
-
-function table(head: string[], rows: (string | number)[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells: (string | number)[]) =>
-    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ');
-  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
 const LABELS: Record<string, string> = {

@@ -191,6 +191,9 @@ async function processRun(
       const results = await applyChunk(q, side, action, chunk, wanted, who);
       await q(`UPDATE billing_action_runs SET done = done + $2, results = results || $3::jsonb WHERE id = $1`, [runId, chunk.length, JSON.stringify(results)]);
     });
+    // PGlite settles its queries without giving timers and sockets a turn: yield between chunks so
+    // the server keeps answering (and the request's wait can end with the run's progress).
+    await new Promise((resolve) => setImmediate(resolve));
   }
   await query(database, `UPDATE billing_action_runs SET status = 'done', finished_at = now() WHERE id = $1`, [runId]);
 }

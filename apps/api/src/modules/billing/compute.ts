@@ -43,13 +43,19 @@ export function computeSql(side: BillingSide, kind: BillingKind): string {
             GROUP BY g.demand_partner_id, g.format_id
             HAVING sum(g.revenue_micros) <> 0 OR sum(g.cost_micros) <> 0`;
   if (side === 'ssp')
-    return `SELECT 'publisher' AS counterparty_type, s.publisher_id AS counterparty_id,
+    return `WITH names AS (
+              SELECT pp.publisher_id, string_agg(dp.name, ', ' ORDER BY dp.name) AS demand_partners
+              FROM (SELECT DISTINCT publisher_id, demand_partner_id FROM stats_r_partner_publisher
+                    WHERE lvl = 1 AND ts >= $1::timestamptz AND ts < $2::timestamptz) pp
+              JOIN demand_partners dp ON dp.id = pp.demand_partner_id
+              GROUP BY pp.publisher_id
+            )
+            SELECT 'publisher' AS counterparty_type, s.publisher_id AS counterparty_id,
               (${FORMAT_NAMES})[s.format_id] AS product,
               sum(s.cost_micros)::text AS billed_micros, sum(s.revenue_micros)::text AS other_micros,
-              coalesce((SELECT string_agg(dp.name, ', ' ORDER BY dp.name) FROM demand_partners dp
-                WHERE dp.id IN (SELECT DISTINCT pp.demand_partner_id FROM stats_r_partner_publisher pp
-                  WHERE pp.lvl = 1 AND pp.ts >= $1::timestamptz AND pp.ts < $2::timestamptz AND pp.publisher_id = s.publisher_id)), '') AS demand_partners
+              coalesce(max(n.demand_partners), '') AS demand_partners
             FROM stats_r_publisher s JOIN publishers pb ON pb.id = s.publisher_id AND pb.side = 'ssp'
+            LEFT JOIN names n ON n.publisher_id = s.publisher_id
             WHERE s.lvl = 1 AND s.ts >= $1::timestamptz AND s.ts < $2::timestamptz
             GROUP BY s.publisher_id, s.format_id
             HAVING sum(s.revenue_micros) <> 0 OR sum(s.cost_micros) <> 0`;
