@@ -45,9 +45,9 @@ describe('permissions', () => {
       await screen.getByRole('heading', { name: 'Supply finances' }).waitFor();
       await screen.getByText('This screen is being built').waitFor();
       await expect.poll(() => page.title()).toContain('Supply finances');
-      // Sub-pages share their list's permission.
-      await page.goto('/en/billing_ssp/advertiser');
-      await page.getByTestId('being-built').getByRole('heading', { name: 'Advertisers' }).waitFor();
+      // Another screen of the role's menu.
+      await page.goto('/en/billing_performance/prepayments');
+      await page.getByTestId('being-built').getByRole('heading', { name: 'Prepayments' }).waitFor();
     });
   });
 
