@@ -68,6 +68,8 @@ import {
   signIn,
   startServer,
   table,
+  timePairs,
+  type Timing,
   writeFactsCsv,
   type DbKind,
 } from '../reports/dataset.ts';
@@ -120,43 +122,6 @@ if (Date.parse(MONTH_START) < START_MS || Date.parse(MONTH_END) > END_MS) {
 
 // ---------------------------------------------------------------------------------------------
 // Timing
-
-type Timing = { p50: number; p95: number };
-const stats = (times: number[]): Timing & { runs: number[] } => {
-  const sorted = [...times].sort((x, y) => x - y);
-  return { p50: pct(sorted, 50), p95: pct(sorted, 95), runs: times.map((t) => Number(t.toFixed(2))) };
-};
-
-/**
- * Times a and b in alternation (a then b, then b then a, …) after `WARMUP` rounds, so that both see
- * the same moments of a shared host; counts the runs in which a was faster than the b beside it.
- */
-async function timePairs(
-  a: () => Promise<unknown>,
-  b: () => Promise<unknown>,
-): Promise<{ a: Timing & { runs: number[] }; b: Timing & { runs: number[] }; aFaster: number }> {
-  for (let i = 0; i < WARMUP; i++) {
-    await a();
-    await b();
-  }
-  const ta: number[] = [];
-  const tb: number[] = [];
-  const time = async (fn: () => Promise<unknown>, into: number[]) => {
-    const t = performance.now();
-    await fn();
-    into.push(performance.now() - t);
-  };
-  for (let i = 0; i < RUNS; i++) {
-    if (i % 2 === 0) {
-      await time(a, ta);
-      await time(b, tb);
-    } else {
-      await time(b, tb);
-      await time(a, ta);
-    }
-  }
-  return { a: stats(ta), b: stats(tb), aFaster: ta.filter((t, i) => t < tb[i]!).length };
-}
 
 async function timeOnce<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const t = performance.now();
@@ -650,7 +615,7 @@ async function benchDatabase(kind: DbKind, con: DuckDBConnection, duckMonthRows:
   const timings: ComputeTiming[] = [];
   const pair = async (name: string, ours: () => Promise<unknown>, duck: () => Promise<unknown>) => {
     log(`${kind}: timing ${name} (${WARMUP} warm-up + ${RUNS} runs, alternating with DuckDB)…`);
-    const p = await timePairs(ours, duck);
+    const p = await timePairs(ours, duck, { runs: RUNS, warmup: WARMUP });
     timings.push({
       name,
       ours: p.a,

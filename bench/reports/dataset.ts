@@ -40,6 +40,47 @@ export const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A timing's median and 95th percentile (ms). */
+export type Timing = { p50: number; p95: number };
+
+/**
+ * Times two functions in alternation (a then b, then b then a, …) after `warmup` rounds, so that
+ * both see the same moments of a shared host: on this machine memory-bound work (PGlite's and
+ * DuckDB's both) varies by up to 2x from one minute to the next, which made ratios of figures taken
+ * minutes apart swing. Also counts the runs in which a was faster than the b next to it.
+ */
+export async function timePairs(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  opts: { runs: number; warmup: number },
+): Promise<{ a: Timing & { runs: number[] }; b: Timing & { runs: number[] }; aFaster: number }> {
+  for (let i = 0; i < opts.warmup; i++) {
+    await a();
+    await b();
+  }
+  const ta: number[] = [];
+  const tb: number[] = [];
+  const time = async (fn: () => Promise<unknown>, into: number[]) => {
+    const t = performance.now();
+    await fn();
+    into.push(performance.now() - t);
+  };
+  for (let i = 0; i < opts.runs; i++) {
+    if (i % 2 === 0) {
+      await time(a, ta);
+      await time(b, tb);
+    } else {
+      await time(b, tb);
+      await time(a, ta);
+    }
+  }
+  const stats = (times: number[]) => {
+    const sorted = [...times].sort((x, y) => x - y);
+    return { p50: pct(sorted, 50), p95: pct(sorted, 95), runs: times };
+  };
+  return { a: stats(ta), b: stats(tb), aFaster: ta.filter((t, i) => t < tb[i]!).length };
+}
+
 export function rss(pid: number): number | null {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));

@@ -43,6 +43,8 @@ import {
   signIn,
   startServer,
   table,
+  timePairs,
+  type Timing,
   writeFactsCsv,
   type DbKind,
 } from './dataset.ts';
@@ -89,44 +91,6 @@ async function timeIt(
   }
   const sorted = [...times].sort((a, b) => a - b);
   return { p50: pct(sorted, 50), p95: pct(sorted, 95), runs: times };
-}
-
-/**
- * Times two functions in alternation (a then b, then b then a, …), so that both see the same
- * moments of a shared host: on this machine memory-bound work (PGlite's and DuckDB's both) varies
- * by up to 2x from one minute to the next, which made ratios of figures taken minutes apart swing.
- * Also counts the runs in which a was faster than the b next to it.
- */
-async function timePairs(
-  a: () => Promise<unknown>,
-  b: () => Promise<unknown>,
-  runs = RUNS,
-): Promise<{ a: Timing & { runs: number[] }; b: Timing & { runs: number[] }; aFaster: number }> {
-  for (let i = 0; i < WARMUP; i++) {
-    await a();
-    await b();
-  }
-  const ta: number[] = [];
-  const tb: number[] = [];
-  const time = async (fn: () => Promise<unknown>, into: number[]) => {
-    const t = performance.now();
-    await fn();
-    into.push(performance.now() - t);
-  };
-  for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) {
-      await time(a, ta);
-      await time(b, tb);
-    } else {
-      await time(b, tb);
-      await time(a, ta);
-    }
-  }
-  const stats = (times: number[]) => {
-    const sorted = [...times].sort((x, y) => x - y);
-    return { p50: pct(sorted, 50), p95: pct(sorted, 95), runs: times };
-  };
-  return { a: stats(ta), b: stats(tb), aFaster: ta.filter((t, i) => t < tb[i]!).length };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -245,7 +209,6 @@ const duckQuery = (name: string, p: Params): string => {
 
 const QUESTIONS = ['q1', 'q2', 'q3', 'q4'] as const;
 
-type Timing = { p50: number; p95: number };
 
 /**
  * Times the selected questions on one side (API or DuckDB): right after it started ("cold"), then
@@ -285,7 +248,7 @@ async function timeQuestions<R>(
       warm[name] = await timeIt(mine);
       continue;
     }
-    const pair = await timePairs(mine, () => alongside(name, CANONICAL));
+    const pair = await timePairs(mine, () => alongside(name, CANONICAL), { runs: RUNS, warmup: WARMUP });
     warm[name] = pair.a;
     along[name] = pair.b;
     faster[name] = pair.aFaster;
