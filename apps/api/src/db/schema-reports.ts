@@ -77,7 +77,10 @@ export const demandPartners = pgTable(
     /** The most a credit account may owe (null: no limit). */
     creditLimit: numeric('credit_limit', { precision: 14, scale: 2 }),
     /** Billing contacts: [{ name, email, role }]. */
-    billingContacts: jsonb('billing_contacts').$type<{ name: string; email: string; role: string }[]>().notNull().default([]),
+    billingContacts: jsonb('billing_contacts')
+      .$type<{ name: string; email: string; role: string }[]>()
+      .notNull()
+      .default([]),
     vatId: text('vat_id'),
     billingEmail: text('billing_email'),
     sellerIdAtPartner: text('seller_id_at_partner'),
@@ -167,7 +170,10 @@ export const precreation = pgTable(
     rejectReason: text('reject_reason'),
     ...resourceColumns(),
   },
-  (t) => [index('precreation_side_state_idx').on(t.side, t.state, t.updatedAt), index('precreation_name_idx').on(t.name, t.id)],
+  (t) => [
+    index('precreation_side_state_idx').on(t.side, t.state, t.updatedAt),
+    index('precreation_name_idx').on(t.name, t.id),
+  ],
 );
 
 export const sites = pgTable(
@@ -385,6 +391,27 @@ export const statsRPartnerPublisher = pgTable(
   ],
 );
 
+/**
+ * Rollup: demand partner x publisher (the one above without the country, summed from its hours):
+ * which partners a publisher's traffic went to in a month (billing's supply rows) reads a
+ * fifteenth of the rows.
+ */
+export const statsRPartnerPub = pgTable(
+  'stats_r_partner_pub',
+  {
+    lvl,
+    ts,
+    demandPartnerId: integer('demand_partner_id').notNull(),
+    publisherId: integer('publisher_id').notNull(),
+    ...rollupMetricColumns,
+  },
+  (t) => [
+    index('stats_r_partner_pub_lvl_ts_idx').on(t.lvl, t.ts),
+    index('stats_r_partner_pub_partner_idx').on(t.demandPartnerId, t.lvl, t.ts),
+    index('stats_r_partner_pub_publisher_idx').on(t.publisherId, t.lvl, t.ts),
+  ],
+);
+
 /** Rollup: publisher x site x environment x format x device. */
 export const statsRPublisher = pgTable(
   'stats_r_publisher',
@@ -398,7 +425,10 @@ export const statsRPublisher = pgTable(
     deviceId: smallint('device_id').notNull(),
     ...rollupMetricColumns,
   },
-  (t) => [index('stats_r_publisher_lvl_ts_idx').on(t.lvl, t.ts), index('stats_r_publisher_publisher_idx').on(t.publisherId, t.lvl, t.ts)],
+  (t) => [
+    index('stats_r_publisher_lvl_ts_idx').on(t.lvl, t.ts),
+    index('stats_r_publisher_publisher_idx').on(t.publisherId, t.lvl, t.ts),
+  ],
 );
 
 /** What is loaded (range, generator parameters, rollup row counts per level for the planner). */
@@ -479,5 +509,8 @@ export const dataviewerShares = pgTable(
       .notNull()
       .references(() => roles.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.dataviewerId, t.roleId] }), index('dataviewer_shares_role_idx').on(t.roleId)],
+  (t) => [
+    primaryKey({ columns: [t.dataviewerId, t.roleId] }),
+    index('dataviewer_shares_role_idx').on(t.roleId),
+  ],
 );

@@ -102,6 +102,13 @@ export const ROLLUPS: readonly RollupDef[] = [
   { table: 'stats_r_partner', dims: ['demand_partner'] },
   { table: 'stats_r_partner_supply', dims: ['demand_partner', 'supply_endpoint', 'deal'] },
   { table: 'stats_r_partner_publisher', dims: ['demand_partner', 'publisher', 'country'] },
+  // The one above without the country: a partner's publishers (or a publisher's partners) over
+  // a month read about a fifteenth of its rows.
+  {
+    table: 'stats_r_partner_pub',
+    dims: ['demand_partner', 'publisher'],
+    hoursFrom: 'stats_r_partner_publisher',
+  },
   { table: 'stats_r_partner_geo', dims: ['demand_partner', 'country', 'device', 'environment', 'format'] },
   // A third fewer hours than the one above; a report by hour and device of one partner in one
   // country reads one row per group, already summed.
