@@ -5,7 +5,7 @@ import fs from 'node:fs';
 const pkg = JSON.parse(fs.readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const external = Object.keys(pkg.dependencies ?? {}).filter((d) => !d.startsWith('@backoffice/'));
 
-const entries = ['src/server.ts', ...['src/cli-user.ts', 'src/cli-data.ts'].filter((f) => fs.existsSync(f))];
+const entries = ['src/server.ts', ...['src/cli-user.ts', 'src/cli-data.ts', 'src/cli-verifactu.ts'].filter((f) => fs.existsSync(f))];
 await build({
   entryPoints: entries,
   outdir: 'dist',

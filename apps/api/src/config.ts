@@ -65,6 +65,11 @@ export interface Config {
   /** From header of outgoing mail. */
   mailFrom: string;
   mailOutboxDir: string;
+  /**
+   * The tax agency's environment the VERI*FACTU QR codes point at (VERIFACTU_ENV): 'test' (the
+   * agency's pre-production host) until the company registers the system, then 'production'.
+   */
+  verifactuEnvironment: 'production' | 'test';
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -148,5 +153,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     welcomeMaxPerMin: int(env.WELCOME_MAX_PER_MIN, 30),
     identityCacheMs: int(env.IDENTITY_CACHE_MS, nodeEnv === 'test' ? 0 : 5000),
     ...mailConfig(env, dataDir),
+    verifactuEnvironment: env.VERIFACTU_ENV?.trim() === 'production' ? 'production' : 'test',
   };
 }

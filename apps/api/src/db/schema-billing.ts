@@ -63,6 +63,10 @@ export const billingRows = pgTable(
     /** The next month's row an accumulated row moved into. */
     accumulatedInto: integer('accumulated_into'),
     nettingId: integer('netting_id'),
+    /** Impressions the row's figure comes from (the warehouse's, or the performance facts'). */
+    impressions: bigint('impressions', { mode: 'number' }).notNull().default(0),
+    /** The draft or invoice the row is on (issue 22); an issued invoice makes the row 'invoiced'. */
+    invoiceId: integer('invoice_id'),
     version: integer('version').notNull().default(1),
     computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
     confirmedBy: integer('confirmed_by').references(() => users.id, { onDelete: 'set null' }),
@@ -77,6 +81,7 @@ export const billingRows = pgTable(
     index('billing_rows_list_idx').on(t.side, t.kind, t.month, t.state),
     index('billing_rows_counterparty_idx').on(t.counterpartyType, t.counterpartyId, t.month),
     index('billing_rows_document_idx').on(t.documentId),
+    index('billing_rows_invoice_idx').on(t.invoiceId),
   ],
 );
 

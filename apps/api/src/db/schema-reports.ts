@@ -83,6 +83,9 @@ export const demandPartners = pgTable(
       .default([]),
     vatId: text('vat_id'),
     billingEmail: text('billing_email'),
+    /** Invoicing blocked (issue 22: the invoice preview's `blocked`): no invoice is issued while set. */
+    invoicingBlocked: boolean('invoicing_blocked').notNull().default(false),
+    invoicingBlockedReason: text('invoicing_blocked_reason'),
     sellerIdAtPartner: text('seller_id_at_partner'),
     partnerDomain: text('partner_domain'),
     certificationAuthorityId: text('certification_authority_id'),

@@ -14,6 +14,7 @@ import { seedDemoBudgets } from './demo-budgets.ts';
 import { seedDemoFloors } from './demo-floors.ts';
 import { seedBillingAccountsDemo } from '../modules/billing-accounts/demo.ts';
 import { seedBillingDemo } from '../modules/billing/demo.ts';
+import { seedInvoiceIssuers, seedInvoicesDemo } from '../modules/invoices/demo.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -143,6 +144,8 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
     await seedDemoCompanies(database.db);
     await seedDemoAgencies(database.db);
     await seedDemoEndpoints(database.db);
+    // The issuing companies of invoices: configuration the tests need too.
+    await seedInvoiceIssuers(database);
     // The demo warehouse (30 days of stats) and allow-list: tests make their own.
     if (config.env !== 'test') {
       await seedDemoFirewall(database.db);
@@ -152,6 +155,7 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
       await seedDemoFloors(database);
       await seedBillingAccountsDemo(database.db);
       await seedBillingDemo(database);
+      await seedInvoicesDemo(database);
     }
   }
   // A data set loaded by an earlier version lacks the rollups and levels added since: build them

@@ -13,6 +13,8 @@ import { deals as enDeals } from './en/deals.ts';
 import { floors as enFloors } from './en/floors.ts';
 import { floorsPrebid as enFloorsPrebid } from './en/floors-prebid.ts';
 import { inputs as enInputs } from './en/inputs.ts';
+import { invoiceDocument as enInvoiceDocument } from './en/invoice-document.ts';
+import { invoices as enInvoices } from './en/invoices.ts';
 import { menu as enMenu } from './en/menu.ts';
 import { partners as enPartners } from './en/partners.ts';
 import { performanceReport as enPerformanceReport } from './en/performance-report.ts';
@@ -34,6 +36,8 @@ import { deals as esDeals } from './es/deals.ts';
 import { floors as esFloors } from './es/floors.ts';
 import { floorsPrebid as esFloorsPrebid } from './es/floors-prebid.ts';
 import { inputs as esInputs } from './es/inputs.ts';
+import { invoiceDocument as esInvoiceDocument } from './es/invoice-document.ts';
+import { invoices as esInvoices } from './es/invoices.ts';
 import { menu as esMenu } from './es/menu.ts';
 import { partners as esPartners } from './es/partners.ts';
 import { performanceReport as esPerformanceReport } from './es/performance-report.ts';
@@ -49,9 +53,9 @@ export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners, ...enPublishers, ...enPrecreation, ...enBudgets, ...enPerformanceReport, ...enFloors, ...enFloorsPrebid, ...enDeals, ...enBilling, ...enBillingAccounts } as const;
+export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners, ...enPublishers, ...enPrecreation, ...enBudgets, ...enPerformanceReport, ...enFloors, ...enFloorsPrebid, ...enDeals, ...enBilling, ...enBillingAccounts, ...enInvoiceDocument, ...enInvoices } as const;
 export type MessageKey = keyof typeof en;
-export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners, ...esPublishers, ...esPrecreation, ...esBudgets, ...esPerformanceReport, ...esFloors, ...esFloorsPrebid, ...esDeals, ...esBilling, ...esBillingAccounts };
+export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners, ...esPublishers, ...esPrecreation, ...esBudgets, ...esPerformanceReport, ...esFloors, ...esFloorsPrebid, ...esDeals, ...esBilling, ...esBillingAccounts, ...esInvoiceDocument, ...esInvoices };
 
 export const catalogues: Record<Locale, Record<string, string>> = { en, es };
 

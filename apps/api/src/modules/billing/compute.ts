@@ -33,6 +33,7 @@ export interface ComputedLine {
   product: string;
   billed_micros: string;
   other_micros: string;
+  impressions: string;
   demand_partners: string;
 }
 
@@ -110,9 +111,11 @@ export function computeSql(side: BillingSide, kind: BillingKind, sources: MonthS
   if (side === 'ssp' && kind === 'advertiser')
     return `SELECT 'demand_partner' AS counterparty_type, g.demand_partner_id AS counterparty_id,
               (${FORMAT_NAMES})[g.format_id] AS product,
-              g.billed::text AS billed_micros, g.other::text AS other_micros, p.name AS demand_partners
-            FROM (SELECT demand_partner_id, format_id, sum(revenue_micros) AS billed, sum(cost_micros) AS other
-                  FROM (${monthRows('partners', 'demand_partner_id, format_id, revenue_micros, cost_micros', sources)}) r
+              g.billed::text AS billed_micros, g.other::text AS other_micros, g.impressions::text AS impressions,
+              p.name AS demand_partners
+            FROM (SELECT demand_partner_id, format_id, sum(revenue_micros) AS billed, sum(cost_micros) AS other,
+                         sum(impressions) AS impressions
+                  FROM (${monthRows('partners', 'demand_partner_id, format_id, revenue_micros, cost_micros, impressions', sources)}) r
                   GROUP BY demand_partner_id, format_id
                   HAVING sum(revenue_micros) <> 0 OR sum(cost_micros) <> 0) g
             JOIN demand_partners p ON p.id = g.demand_partner_id AND p.side = 'ssp'`;
@@ -127,10 +130,11 @@ export function computeSql(side: BillingSide, kind: BillingKind, sources: MonthS
             )
             SELECT 'publisher' AS counterparty_type, s.publisher_id AS counterparty_id,
               (${FORMAT_NAMES})[s.format_id] AS product,
-              s.billed::text AS billed_micros, s.other::text AS other_micros,
+              s.billed::text AS billed_micros, s.other::text AS other_micros, s.impressions::text AS impressions,
               coalesce(n.demand_partners, '') AS demand_partners
-            FROM (SELECT publisher_id, format_id, sum(cost_micros) AS billed, sum(revenue_micros) AS other
-                  FROM (${monthRows('publishers', 'publisher_id, format_id, revenue_micros, cost_micros', sources)}) r
+            FROM (SELECT publisher_id, format_id, sum(cost_micros) AS billed, sum(revenue_micros) AS other,
+                         sum(impressions) AS impressions
+                  FROM (${monthRows('publishers', 'publisher_id, format_id, revenue_micros, cost_micros, impressions', sources)}) r
                   GROUP BY publisher_id, format_id
                   HAVING sum(revenue_micros) <> 0 OR sum(cost_micros) <> 0) s
             JOIN publishers pb ON pb.id = s.publisher_id AND pb.side = 'ssp'
@@ -138,14 +142,14 @@ export function computeSql(side: BillingSide, kind: BillingKind, sources: MonthS
   if (kind === 'advertiser')
     return `SELECT 'demand_partner' AS counterparty_type, f.advertiser_id AS counterparty_id, f.product,
               sum(f.revenue_micros)::text AS billed_micros, sum(f.cost_micros)::text AS other_micros,
-              max(p.name) AS demand_partners
+              sum(f.impressions)::text AS impressions, max(p.name) AS demand_partners
             FROM performance_daily f JOIN demand_partners p ON p.id = f.advertiser_id
             WHERE f.day >= $1::date AND f.day < $2::date
             GROUP BY f.advertiser_id, f.product
             HAVING sum(f.revenue_micros) <> 0 OR sum(f.cost_micros) <> 0`;
   return `SELECT 'publisher' AS counterparty_type, f.publisher_id AS counterparty_id, f.product,
             sum(f.cost_micros)::text AS billed_micros, sum(f.revenue_micros)::text AS other_micros,
-            string_agg(DISTINCT p.name, ', ') AS demand_partners
+            sum(f.impressions)::text AS impressions, string_agg(DISTINCT p.name, ', ') AS demand_partners
           FROM performance_daily f JOIN demand_partners p ON p.id = f.advertiser_id
           WHERE f.day >= $1::date AND f.day < $2::date
           GROUP BY f.publisher_id, f.product
@@ -204,13 +208,13 @@ export async function writeMonth(
     `WITH l AS (${computeSql(side, kind, sources)}),
      up AS (
        INSERT INTO billing_rows AS b (side, kind, month, counterparty_type, counterparty_id, product, currency,
-           revenue_ours, other_side, min_amount, payment_terms, demand_partners, updated_by)
+           revenue_ours, other_side, impressions, min_amount, payment_terms, demand_partners, updated_by)
        SELECT $3::text, $4::text, $5::text, l.counterparty_type, l.counterparty_id, l.product, $6::text,
-           ${MICROS_TO_NUMERIC('l.billed_micros')}, ${MICROS_TO_NUMERIC('l.other_micros')},
+           ${MICROS_TO_NUMERIC('l.billed_micros')}, ${MICROS_TO_NUMERIC('l.other_micros')}, l.impressions::int8,
            coalesce(t.min_amount, 0), coalesce(t.payment_terms, 'net45'), l.demand_partners, $7::int4
        FROM l ${terms}
        ON CONFLICT (side, kind, month, counterparty_type, counterparty_id, product) DO UPDATE SET
-           revenue_ours = excluded.revenue_ours, other_side = excluded.other_side,
+           revenue_ours = excluded.revenue_ours, other_side = excluded.other_side, impressions = excluded.impressions,
            min_amount = excluded.min_amount, payment_terms = excluded.payment_terms,
            demand_partners = excluded.demand_partners, computed_at = now(),
            version = b.version + CASE WHEN (b.revenue_ours, b.other_side, b.min_amount, b.payment_terms, b.demand_partners)
@@ -219,7 +223,7 @@ export async function writeMonth(
        RETURNING (xmax = 0) AS inserted
      ),
      gone AS (
-       UPDATE billing_rows b SET revenue_ours = 0, other_side = 0, computed_at = now(), version = b.version + 1
+       UPDATE billing_rows b SET revenue_ours = 0, other_side = 0, impressions = 0, computed_at = now(), version = b.version + 1
        WHERE b.side = $3 AND b.kind = $4 AND b.month = $5 AND b.state = 'open'
          AND (b.revenue_ours <> 0 OR b.other_side <> 0)
          AND NOT EXISTS (SELECT 1 FROM l WHERE l.counterparty_type = b.counterparty_type AND l.counterparty_id = b.counterparty_id AND l.product = b.product)
