@@ -150,6 +150,8 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('invoice PDF', () => {
       'Inversión del sujeto pasivo (art. 84.Uno.2º LIVA)',
       'Régie Publicitaire Lumière SAS',
     ]);
+    // No payment box: a credit note is not paid.
+    expect(text).not.toContain('Bank transfer');
 
     const es = await textOf({ ...CREDIT_NOTE, language: 'es' });
     expectAll(es, [

@@ -119,7 +119,8 @@ class InvoiceLayout {
     this.correction();
     this.lines();
     this.totals();
-    this.payment();
+    // A credit note asks for no payment: what it credits lowers what the invoice is owed.
+    if (this.doc.kind !== 'credit_note') this.payment();
     this.notes();
     this.footers();
   }
