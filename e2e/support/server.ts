@@ -12,7 +12,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const API_SERVER = path.join(REPO_ROOT, 'apps', 'api', 'dist', 'server.js');
+/** The built API; E2E_API_SERVER names another build (a private one, so as not to overwrite the shared dist). */
+export const API_SERVER = process.env.E2E_API_SERVER ?? path.join(REPO_ROOT, 'apps', 'api', 'dist', 'server.js');
 export const WEB_DIST = path.join(REPO_ROOT, 'apps', 'web', 'dist');
 
 /** Debian's Chromium and the flags e2e and bench launch it with (headless, no sandbox as root). */

@@ -369,10 +369,17 @@ describe('invoices', () => {
     });
     expect(body(tooMuch).errors).toEqual({ amount: 'invoice.credit.amount_exceeds' });
 
-    const first = await post(`/v1/invoices/${inv!.id}/credit-note`, {
+    // Two requests with one key (a double click, a retry after a lost answer): one credit note.
+    const creditKey = {
       reason: 'Discrepancy with the partner report',
       amount: '100.00',
-    });
+      idempotency_key: 'credit-key-0001',
+    };
+    const [first, retry] = await Promise.all([
+      post(`/v1/invoices/${inv!.id}/credit-note`, creditKey),
+      post(`/v1/invoices/${inv!.id}/credit-note`, creditKey),
+    ]);
+    expect(body(retry).data).toEqual(body(first).data);
     expect(first.statusCode, first.body).toBe(200);
     const cn = body<{ id: number; number: string }>(first).data;
     expect(cn.number).toMatch(/^R2026-000001$/);

@@ -15,7 +15,7 @@
  *   POST   /v1/invoices/{id}/payments             record a payment; POST …/mark-paid; POST …/back-to-pending
  *   POST   /v1/invoices/{id}/send                 e-mail the PDF to the counterparty's billing contacts
  *   GET    /v1/invoices/{id}/pdf  /ubl  /facturae  the documents (POST …/pdf regenerates and compares)
- *   POST   /v1/invoices/{id}/blocked              block or unblock the counterparty's invoicing
+ *   POST   /v1/invoices/blocked/{counterparty}    block or unblock the counterparty's invoicing
  *   GET    /v1/invoices/verifactu/verify          recompute the record chain, first broken link
  * ACL `/v1/invoices`: read to see, write to precreate, edit drafts and record payments, approve to
  * issue and credit (final: no rollback, spec).
@@ -287,6 +287,11 @@ export const creditNoteSchema = z.strictObject({
     .trim()
     .min(CREDIT_REASON_MIN, 'invoice.credit.reason_short')
     .max(CREDIT_REASON_MAX, 'invoice.credit.reason_long'),
+  /**
+   * The client's key for this credit note: a retried request with the same key answers the credit
+   * note already issued instead of issuing another.
+   */
+  idempotency_key: z.string().trim().min(8).max(100).optional(),
   /** The net amount credited (positive, at most what is left to credit); the whole invoice when absent. */
   amount: z
     .string()
@@ -468,7 +473,16 @@ export interface InvoiceDetail extends InvoiceListItem {
   lines: InvoiceLineDto[];
   rows: { id: number; month: string; product: string; revenue_gross: string; state: string }[];
   payments: InvoicePaymentDto[];
-  credit_notes: { id: number; number: string; issue_date: string; total: string; reason: string }[];
+  credit_notes: {
+    id: number;
+    number: string;
+    issue_date: string;
+    base: string;
+    total: string;
+    reason: string;
+  }[];
+  /** What a credit note may still take off (net, positive): the base less the credit notes' bases. */
+  left_to_credit: string;
   correction_reason: string | null;
   customer: {
     legal_name: string;

@@ -119,6 +119,8 @@ export const invoices = pgTable(
     /** A credit note's invoice, and why. */
     correctsId: integer('corrects_id'),
     correctionReason: text('correction_reason'),
+    /** The client's idempotency key of a credit note's request (a retry answers the same note). */
+    requestKey: text('request_key'),
     pdfSha256: text('pdf_sha256'),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     sentTo: jsonb('sent_to').$type<string[]>().notNull().default([]),
@@ -135,6 +137,7 @@ export const invoices = pgTable(
     index('invoices_list_idx').on(t.team, t.kind, t.state, t.id),
     index('invoices_counterparty_idx').on(t.counterpartyType, t.counterpartyId),
     index('invoices_corrects_idx').on(t.correctsId),
+    uniqueIndex('invoices_request_key_idx').on(t.correctsId, t.requestKey),
   ],
 );
 

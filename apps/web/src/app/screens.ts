@@ -41,6 +41,8 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   bp_performance: () => import('../features/billing/performance-overview-page.tsx'),
   bs_advertiser: () => import('../features/billing-accounts/ssp-page.tsx'),
   bp_advertiser: () => import('../features/billing-accounts/performance-page.tsx'),
+  bs_invoice_precreation: () => import('../features/invoices/invoice-precreation-page.tsx'),
+  billing_team: () => import('../features/invoices/invoices-preview-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {

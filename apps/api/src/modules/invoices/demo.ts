@@ -12,6 +12,7 @@ import { query } from '../../reports-data/sql.ts';
 import type { Who } from '../billing/actions.ts';
 import {
   addDays,
+  candidates,
   createCreditNote,
   issueOne,
   markSent,
@@ -141,9 +142,13 @@ export async function seedInvoicesDemo(database: Database, now = Date.now()): Pr
     }
   }
 
-  // Last month: the approved rows wait in the preview as drafts; one with a fraud deduction.
+  // Last month: the approved rows wait in the preview as drafts (one with a fraud deduction), all
+  // but one counterparty's, which "Create invoices" still offers.
   for (const team of ['ssp', 'performance'] as const) {
-    const { created } = await precreate(database, who, { team, months: [last] });
+    const offered = [...new Set((await candidates(database, team, [last])).map((c) => c.counterparty_id))];
+    const drafted = offered.slice(0, -1);
+    if (drafted.length === 0) continue;
+    const { created } = await precreate(database, who, { team, months: [last], counterparty_ids: drafted });
     const first = created[0];
     if (first) {
       const draft = (await readInvoice(database, first))!;

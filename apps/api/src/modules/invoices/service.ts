@@ -356,9 +356,9 @@ export async function invoiceDetail(
        FROM invoice_payments ip LEFT JOIN users u ON u.id = ip.created_by WHERE ip.invoice_id = $1 ORDER BY ip.paid_on, ip.id`,
       [id],
     ),
-    query<{ id: number; number: string; issue_date: string; total: string; reason: string }>(
+    query<{ id: number; number: string; issue_date: string; base: string; total: string; reason: string }>(
       database,
-      `SELECT id, number, issue_date::text, total::text, coalesce(correction_reason, '') AS reason
+      `SELECT id, number, issue_date::text, base::text, total::text, coalesce(correction_reason, '') AS reason
        FROM invoices WHERE corrects_id = $1 AND kind = 'credit_note' ORDER BY id`,
       [id],
     ),
@@ -388,6 +388,10 @@ export async function invoiceDetail(
     rows,
     payments,
     credit_notes: credits,
+    left_to_credit:
+      r.kind === 'invoice' && ISSUED_STATES.includes(r.state)
+        ? fromCents(toCents(r.base) + credits.reduce((sum, c) => sum + toCents(c.base), 0n))
+        : '0.00',
     correction_reason: r.correction_reason,
     customer: {
       legal_name: (snapshot?.legal_name as string) ?? r.company_name ?? '',
@@ -1005,6 +1009,14 @@ export async function createCreditNote(
   return transaction(database, async (q) => {
     const r = await readInvoice(q, id, true);
     if (!r) throw notFound();
+    // The invoice's row is locked: a retry with the same key waits for the first, then finds it.
+    if (body.idempotency_key) {
+      const [done] = await q<{ id: number; number: string }>(
+        `SELECT id, number FROM invoices WHERE corrects_id = $1 AND request_key = $2`,
+        [id, body.idempotency_key],
+      );
+      if (done) return done;
+    }
     if (r.kind !== 'invoice' || !ISSUED_STATES.includes(r.state))
       throw badRequest('invoice.credit.not_issued');
     const [prior] = await q<{ base: string }>(
@@ -1026,9 +1038,9 @@ export async function createCreditNote(
     const [cn] = await q<{ id: number }>(
       `INSERT INTO invoices (team, kind, state, issuer_id, counterparty_id, currency, months, period_start, period_end, payment_terms, impressions,
           revenue, apply_deductions, tax_treatment, base, vat_rate, vat_amount, total, series, sequence, number, issue_date, due_date, language,
-          customer, corrects_id, correction_reason, created_by, issued_by, issued_at)
+          customer, corrects_id, correction_reason, created_by, issued_by, issued_at, request_key)
        VALUES ($1, 'credit_note', 'issued', $2, $3, $4, $5::jsonb, $6::date, $7::date, $8, 0, $9::numeric, false, $10, $11::numeric, $12::numeric,
-          $13::numeric, $14::numeric, $15, $16, $17, $18::date, $18::date, $19, $20::jsonb, $21, $22, $23::int4, $23::int4, now())
+          $13::numeric, $14::numeric, $15, $16, $17, $18::date, $18::date, $19, $20::jsonb, $21, $22, $23::int4, $23::int4, now(), $24)
        RETURNING id`,
       [
         r.team,
@@ -1054,6 +1066,7 @@ export async function createCreditNote(
         id,
         body.reason,
         who.userId,
+        body.idempotency_key ?? null,
       ],
     );
     const label =

@@ -34,7 +34,7 @@ export const menu = {
   'menu.bs_advertiser_billing': 'Facturación de anunciantes',
   'menu.bs_supply_pending_payout': 'Pagos pendientes de oferta',
   'menu.bs_advertiser': 'Anunciantes',
-  'menu.bs_invoice_precreation': 'Crear factura / Nota de crédito',
+  'menu.bs_invoice_precreation': 'Crear factura / Factura rectificativa',
   'menu.invoices_preview_ssp': 'Vista previa de facturas',
   'menu.finances_supply': 'Finanzas de oferta',
   'menu.finances_demand': 'Finanzas de demanda',
