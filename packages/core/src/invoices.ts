@@ -508,3 +508,26 @@ export interface IssueResult {
   number?: string;
   reason?: string;
 }
+
+/** The answer of POST /v1/invoices/precreate: the drafts made and how many billing rows they took. */
+export interface PrecreateResult {
+  created: number[];
+  rows: number;
+}
+
+/** The answer of GET /v1/invoices/verifactu/verify: one chain per issuing company. */
+export interface ChainCheck {
+  issuer_id: number;
+  legal_name: string;
+  ok: boolean;
+  count: number;
+  /** The first broken link: its position, record, invoice number, why, and the two hashes. */
+  broken: {
+    index: number;
+    id: number;
+    number: string;
+    reason: string;
+    expected: string;
+    found: string;
+  } | null;
+}

@@ -7,7 +7,7 @@
 import { toMicros } from '@backoffice/core/billing';
 import type { InvoiceDocument } from '@backoffice/core/invoice-document';
 import { fromCents, toCents } from '@backoffice/core/invoices';
-import type { VerifactuRecordDto } from '@backoffice/core/invoices';
+import type { ChainCheck, VerifactuRecordDto } from '@backoffice/core/invoices';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { query, type QueryFn } from '../../reports-data/sql.ts';
@@ -163,21 +163,6 @@ export async function appendAlta(
     ],
   );
   return record;
-}
-
-export interface ChainCheck {
-  issuer_id: number;
-  legal_name: string;
-  ok: boolean;
-  count: number;
-  broken: {
-    index: number;
-    id: number;
-    number: string;
-    reason: string;
-    expected: string;
-    found: string;
-  } | null;
 }
 
 const PAGE = 5000;

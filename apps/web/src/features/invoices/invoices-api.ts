@@ -28,27 +28,7 @@ export const DEFAULT_SORT = '-id';
 
 export const isTeam = (v: unknown): v is InvoiceTeam => (INVOICE_TEAMS as readonly unknown[]).includes(v);
 
-/** The answer of GET /v1/invoices/verifactu/verify: one chain per issuing company. */
-export interface ChainCheck {
-  issuer_id: number;
-  legal_name: string;
-  ok: boolean;
-  count: number;
-  broken: {
-    index: number;
-    id: number;
-    number: string;
-    reason: string;
-    expected: string;
-    found: string;
-  } | null;
-}
-
-/** The answer of POST /v1/invoices/precreate. */
-export interface PrecreateResult {
-  created: number[];
-  rows: number;
-}
+export type { ChainCheck, PrecreateResult } from '@backoffice/core/invoices';
 
 // ------------------------------------------------------------------------------ preview view
 
