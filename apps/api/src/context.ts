@@ -1,3 +1,4 @@
+import type { VerifactuSender } from './modules/invoices/verifactu/sender.ts';
 import type { AdsTxtFetcher } from './modules/publishers/ads-txt-check.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -11,6 +12,11 @@ export interface AppContext {
   sessions: SessionIssuer;
   /** How the ads.txt check reads a URL (tests replace it; absent: HTTP). */
   adsTxtFetcher?: AdsTxtFetcher;
+  /**
+   * Where issued documents' VERI*FACTU records are sent (the tax agency's service; tests replace
+   * it). Absent, the default: sending is off and records are only stored.
+   */
+  verifactuSender?: VerifactuSender;
 }
 
 declare module 'fastify' {

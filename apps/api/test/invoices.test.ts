@@ -494,6 +494,39 @@ describe('invoices', () => {
     expect((await get<InvoiceDetail>(`/v1/invoices/${inv!.id}`)).state).toBe('sent');
   });
 
+  it('sends new records through the sending adapter when one is set (off by default), and a failure never undoes the invoice', async () => {
+    const drafts = (await list('state=draft&sort=id')).rows.filter((r) => r.id_user !== ids.orphan);
+    expect(drafts.length).toBeGreaterThanOrEqual(2);
+    const sent: string[] = [];
+    t.app.ctx.verifactuSender = {
+      async send(xml) {
+        sent.push(xml);
+        if (sent.length === 1) return { accepted: true, csv: 'A-TEST-0001' };
+        throw new Error('AEAT unreachable');
+      },
+    };
+    try {
+      const [accepted] = await issue([drafts[0]!.id]);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toContain(`<sf:NumSerieFactura>${accepted!.number}</sf:NumSerieFactura>`);
+      expect((await get<InvoiceDetail>(`/v1/invoices/${drafts[0]!.id}`)).verifactu!.submission).toMatchObject(
+        { accepted: true, csv: 'A-TEST-0001' },
+      );
+      const [failed] = await issue([drafts[1]!.id]);
+      expect(failed!.status).toBe('issued');
+      const detail = await get<InvoiceDetail>(`/v1/invoices/${drafts[1]!.id}`);
+      expect(detail.state).toBe('issued');
+      expect(detail.verifactu!.submission).toMatchObject({ accepted: false, error: 'AEAT unreachable' });
+    } finally {
+      delete t.app.ctx.verifactuSender;
+    }
+    // Without an adapter nothing is sent: the earlier documents have no submission.
+    const [first] = await query<{ id: number }>(db(), `SELECT id FROM invoices WHERE counterparty_id = $1`, [
+      ids.de,
+    ]);
+    expect((await get<InvoiceDetail>(`/v1/invoices/${first!.id}`)).verifactu!.submission).toBeNull();
+  });
+
   it('finds a tampered record: the verification names the first broken link', async () => {
     const [victim] = await query<{ id: number; number: string }>(
       db(),

@@ -467,6 +467,8 @@ export interface VerifactuRecordDto {
   previous_hash: string;
   generated_at: string;
   qr_url: string;
+  /** The record's last submission to the tax agency (null: never sent; sending is off by default). */
+  submission: { at: string; accepted: boolean; csv: string | null; error: string | null } | null;
 }
 
 export interface InvoiceDetail extends InvoiceListItem {

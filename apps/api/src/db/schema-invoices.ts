@@ -203,3 +203,23 @@ export const verifactuRecords = pgTable(
     index('verifactu_records_invoice_idx').on(t.invoiceId),
   ],
 );
+
+/**
+ * What became of a record sent to the tax agency (only when a sender is configured: the sending
+ * adapter is off by default). The records themselves never change; their submissions are here.
+ */
+export const verifactuSubmissions = pgTable(
+  'verifactu_submissions',
+  {
+    id: serial('id').primaryKey(),
+    recordId: integer('record_id')
+      .notNull()
+      .references(() => verifactuRecords.id),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    accepted: boolean('accepted').notNull(),
+    /** The agency's Código Seguro de Verificación of an accepted submission. */
+    csv: text('csv'),
+    error: text('error'),
+  },
+  (t) => [index('verifactu_submissions_record_idx').on(t.recordId, t.id)],
+);

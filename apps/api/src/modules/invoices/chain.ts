@@ -20,6 +20,7 @@ import {
   type EurAmounts,
   type VerifactuRecord,
   type VerifactuRecordFields,
+  type VerifactuSender,
   type VerifactuSystemInfo,
 } from './verifactu/index.ts';
 
@@ -73,6 +74,7 @@ export function recordDto(r: StoredRecord, environment: 'production' | 'test'): 
     hash: r.hash,
     previous_hash: r.previous_hash,
     generated_at: r.generated_at,
+    submission: null,
     qr_url: verifactuQrUrl({
       nif: r.issuer_tax_id,
       number: r.number,
@@ -214,4 +216,53 @@ export async function verifyStoredChain(database: Database): Promise<ChainCheck[
     );
   }
   return out;
+}
+
+/**
+ * Sends the latest record of each document to the tax agency through `sender` (after the issue
+ * committed: a refused or failed submission never undoes an invoice) and stores what came back.
+ * Returns how many were accepted.
+ */
+export async function submitRecords(
+  database: Database,
+  sender: VerifactuSender,
+  invoiceIds: readonly number[],
+  log?: (err: unknown) => void,
+): Promise<number> {
+  if (invoiceIds.length === 0) return 0;
+  const records = await query<{ id: number; xml: string }>(
+    database,
+    `SELECT DISTINCT ON (invoice_id) id, xml FROM verifactu_records WHERE invoice_id = ANY($1::int4[]) ORDER BY invoice_id, id DESC`,
+    [invoiceIds],
+  );
+  let accepted = 0;
+  for (const r of records) {
+    let outcome: { accepted: boolean; csv?: string | undefined; error?: string | undefined };
+    try {
+      outcome = await sender.send(r.xml);
+    } catch (err) {
+      log?.(err);
+      outcome = { accepted: false, error: err instanceof Error ? err.message : String(err) };
+    }
+    if (outcome.accepted) accepted++;
+    await query(
+      database,
+      `INSERT INTO verifactu_submissions (record_id, accepted, csv, error) VALUES ($1, $2, $3, $4)`,
+      [r.id, outcome.accepted, outcome.csv ?? null, outcome.error ?? null],
+    );
+  }
+  return accepted;
+}
+
+/** The last submission of a record, if it was ever sent. */
+export async function lastSubmission(
+  database: Database,
+  recordId: number,
+): Promise<VerifactuRecordDto['submission']> {
+  const [s] = await query<{ at: string; accepted: boolean; csv: string | null; error: string | null }>(
+    database,
+    `SELECT at::text, accepted, csv, error FROM verifactu_submissions WHERE record_id = $1 ORDER BY id DESC LIMIT 1`,
+    [recordId],
+  );
+  return s ?? null;
 }

@@ -22,7 +22,7 @@ import {
   type InvoiceListItem,
 } from '@backoffice/core/invoices';
 import crypto from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
@@ -32,7 +32,7 @@ import { sendTableFile, type TableCell } from '../../lib/table-file.ts';
 import type { ZodTypeProvider } from '../../plugins/validation.ts';
 import { query } from '../../reports-data/sql.ts';
 import { whoOf } from '../billing/actions.ts';
-import { verifyStoredChain } from './chain.ts';
+import { submitRecords, verifyStoredChain } from './chain.ts';
 import { invoiceToFacturae } from './einvoice/facturae.ts';
 import { invoiceToUbl } from './einvoice/ubl.ts';
 import { renderInvoicePdf } from './pdf/render.ts';
@@ -105,6 +105,13 @@ export async function invoiceRoutes(root: FastifyInstance, ctx: AppContext): Pro
   const app = root.withTypeProvider<ZodTypeProvider>();
   const database = ctx.database;
   const env = ctx.config.verifactuEnvironment;
+  /** Sends new records to the tax agency when a sender is configured (off by default). */
+  const submit = async (request: FastifyRequest, invoiceIds: number[]) => {
+    if (ctx.verifactuSender)
+      await submitRecords(database, ctx.verifactuSender, invoiceIds, (err) =>
+        request.log.error({ err }, 'VERI*FACTU submission failed'),
+      );
+  };
 
   app.get(
     '/v1/invoices',
@@ -268,6 +275,10 @@ export async function invoiceRoutes(root: FastifyInstance, ctx: AppContext): Pro
         request.body.issue_date,
         env,
       );
+      await submit(
+        request,
+        results.filter((r) => r.status === 'issued').map((r) => r.id),
+      );
       return ok(
         results,
         results.some((r) => r.status === 'issued') ? 'invoice.issued' : 'invoice.nothing_issued',
@@ -287,11 +298,17 @@ export async function invoiceRoutes(root: FastifyInstance, ctx: AppContext): Pro
         body: creditNoteSchema,
       },
     },
-    async (request) =>
-      ok(
-        await createCreditNote(database, whoOf(request), Number(request.params.id), request.body, env),
-        'invoice.credit.issued',
-      ),
+    async (request) => {
+      const note = await createCreditNote(
+        database,
+        whoOf(request),
+        Number(request.params.id),
+        request.body,
+        env,
+      );
+      await submit(request, [note.id]);
+      return ok(note, 'invoice.credit.issued');
+    },
   );
 
   app.post(

@@ -33,7 +33,7 @@ import type { Database } from '../../db/client.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { query, transaction, type QueryFn } from '../../reports-data/sql.ts';
 import type { Who } from '../billing/actions.ts';
-import { appendAlta, latestRecord, RECORD_COLUMNS, recordDto } from './chain.ts';
+import { appendAlta, lastSubmission, latestRecord, RECORD_COLUMNS, recordDto } from './chain.ts';
 
 type Q = QueryFn | Database;
 const run = <T>(q: Q, text: string, params: unknown[] = []) =>
@@ -406,7 +406,12 @@ export async function invoiceDetail(
     language: r.language,
     sent_at: r.sent_at,
     sent_to: r.sent_to,
-    verifactu: record[0] ? recordDto(record[0] as never, environment) : null,
+    verifactu: record[0]
+      ? {
+          ...recordDto(record[0] as never, environment),
+          submission: await lastSubmission(database, (record[0] as { id: number }).id),
+        }
+      : null,
     pdf_sha256: r.pdf_sha256,
     history: history.map((h) => ({
       at: h.at,

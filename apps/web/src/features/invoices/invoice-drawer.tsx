@@ -367,6 +367,21 @@ function VerifactuSection({ detail }: { detail: InvoiceDetail | null }) {
           {r.qr_url}
         </a>
       </Descriptions.Item>
+      <Descriptions.Item label={t('invoice.ui.vf_submission')}>
+        <span data-testid="invoice-verifactu-submission">
+          {!r.submission
+            ? t('invoice.ui.vf_not_sent')
+            : r.submission.accepted
+              ? t('invoice.ui.vf_accepted', {
+                  csv: r.submission.csv ?? '—',
+                  at: formatDateTime(r.submission.at, locale),
+                })
+              : t('invoice.ui.vf_refused', {
+                  error: r.submission.error ?? '—',
+                  at: formatDateTime(r.submission.at, locale),
+                })}
+        </span>
+      </Descriptions.Item>
     </Descriptions>
   );
 }

@@ -285,4 +285,8 @@ export const invoices = {
   'invoice.ui.credit_issued_sub': 'It corrects invoice {invoice}.',
   'invoice.ui.credit_other_team': 'This invoice belongs to the other team: choose that team first.',
   'invoice.ui.credit_needs_approve': 'Issuing credit notes needs the approve permission on invoices.',
+  'invoice.ui.vf_submission': 'Sent to the tax agency',
+  'invoice.ui.vf_not_sent': 'Not sent: submission to the AEAT is off (the record is stored)',
+  'invoice.ui.vf_accepted': 'Accepted by the AEAT on {at} (CSV {csv})',
+  'invoice.ui.vf_refused': 'Refused or failed on {at}: {error}',
 } as const;

@@ -285,4 +285,8 @@ export const invoices = {
   'invoice.ui.credit_issued_sub': 'Corrige la factura {invoice}.',
   'invoice.ui.credit_other_team': 'Esta factura es del otro equipo: elige primero ese equipo.',
   'invoice.ui.credit_needs_approve': 'Emitir facturas rectificativas requiere el permiso de aprobación sobre facturas.',
+  'invoice.ui.vf_submission': 'Envío a la AEAT',
+  'invoice.ui.vf_not_sent': 'No enviado: el envío a la AEAT está desactivado (el registro se guarda)',
+  'invoice.ui.vf_accepted': 'Aceptado por la AEAT el {at} (CSV {csv})',
+  'invoice.ui.vf_refused': 'Rechazado o fallido el {at}: {error}',
 } as const;
