@@ -66,7 +66,11 @@ export const api: FetchClient = createFetchClient({
   restBase: REST_BASE,
   getToken: () => useSession.getState().user?.token,
   getLocale: () => useSession.getState().locale,
-  onError: (error) => {
+  onError: (error, request) => {
+    // An answer to a session that is no longer the current one (a simulation just left, a sign-in
+    // since) says nothing about the current one: a 401 for the ended simulated session must not
+    // sign the admin out.
+    if (request.token && request.token !== useSession.getState().user?.token) return;
     handleSessionError(error);
   },
 });

@@ -82,8 +82,11 @@ export interface FetchClientConfig {
   /** Sent as Accept-Language so the envelope `text` comes in the user's language. */
   getLocale?: () => string | null | undefined;
   fetchImpl?: typeof fetch;
-  /** Called with every FetchError before it is thrown (session expiry handling). */
-  onError?: (error: FetchError) => void;
+  /**
+   * Called with every FetchError before it is thrown (session expiry handling), with the token the
+   * request was sent with (null: none).
+   */
+  onError?: (error: FetchError, request: { token: string | null }) => void;
 }
 
 const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:\/\//i;
@@ -223,8 +226,8 @@ export interface FetchClient {
 }
 
 export function createFetchClient(config: FetchClientConfig = {}): FetchClient {
-  const report = (error: FetchError): FetchError => {
-    config.onError?.(error);
+  const report = (error: FetchError, token: string | null): FetchError => {
+    config.onError?.(error, { token });
     return error;
   };
 
@@ -254,13 +257,13 @@ export function createFetchClient(config: FetchClientConfig = {}): FetchClient {
       response = await fetchImpl(target, { method, headers, body, signal: options.signal, cache: 'no-store' });
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      throw report(new FetchError('Connection refused', { httpStatus: 0, key: CONNECTION_REFUSED_KEY, body: error }));
+      throw report(new FetchError('Connection refused', { httpStatus: 0, key: CONNECTION_REFUSED_KEY, body: error }), token ?? null);
     }
     const parsed = await readAnswer(response);
     try {
       return interpretAnswer<T>(parsed, response);
     } catch (error) {
-      if (error instanceof FetchError) throw report(error);
+      if (error instanceof FetchError) throw report(error, token ?? null);
       throw error;
     }
   }
