@@ -17,6 +17,8 @@ export interface AppContext {
    * it). Absent, the default: sending is off and records are only stored.
    */
   verifactuSender?: VerifactuSender;
+  /** The clock of rules that depend on the date (payout confirmation from the 15th); tests fix it. */
+  now?: () => number;
 }
 
 declare module 'fastify' {

@@ -15,6 +15,7 @@ import { seedDemoFloors } from './demo-floors.ts';
 import { seedBillingAccountsDemo } from '../modules/billing-accounts/demo.ts';
 import { seedBillingDemo } from '../modules/billing/demo.ts';
 import { seedInvoiceIssuers, seedInvoicesDemo } from '../modules/invoices/demo.ts';
+import { seedPayoutsDemo } from '../modules/payouts/demo.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -156,6 +157,7 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
       await seedBillingAccountsDemo(database.db);
       await seedBillingDemo(database);
       await seedInvoicesDemo(database);
+      await seedPayoutsDemo(database);
     }
   }
   // A data set loaded by an earlier version lacks the rollups and levels added since: build them

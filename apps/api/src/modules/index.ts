@@ -7,6 +7,7 @@ import { authRoutes } from './auth/routes.ts';
 import { billingAccountRoutes } from './billing-accounts/routes.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
+import { payoutRoutes } from './payouts/routes.ts';
 import { budgetRoutes } from './budgets/routes.ts';
 import { companyRoutes } from './companies/routes.ts';
 import { endpointRoutes } from './endpoints/routes.ts';
@@ -27,4 +28,4 @@ import { staffRoutes } from './staff/routes.ts';
 
 export type ModuleRoutes = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes, billingAccountRoutes, invoiceRoutes];
+export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes, billingAccountRoutes, invoiceRoutes, payoutRoutes];

@@ -42,19 +42,20 @@ export const whoOf = (request: FastifyRequest): Who => ({
   ip: request.ip ?? null,
 });
 
-/** Audit entries for many rows at once (one statement). */
+/** Audit entries for many rows at once (one statement); `entity` is the table (billing_rows by default). */
 export async function auditRows(
   q: QueryFn,
   who: Who,
   action: string,
   entries: { id: number; before: unknown; after: unknown }[],
+  entity = 'billing_rows',
 ): Promise<void> {
   if (entries.length === 0) return;
   await q(
     `INSERT INTO audit_log (actor_id, simulated_by_id, simulated_role_id, ip, action, entity, entity_id, before, after)
-     SELECT $1::int4, $2::int4, $3::int4, $4::text, $5::text, 'billing_rows', e.id::text, e.before, e.after
+     SELECT $1::int4, $2::int4, $3::int4, $4::text, $5::text, $7::text, e.id::text, e.before, e.after
      FROM jsonb_to_recordset($6::jsonb) AS e(id int, before jsonb, after jsonb)`,
-    [who.userId, who.simulatedById, who.simulatedRoleId, who.ip, action, JSON.stringify(entries)],
+    [who.userId, who.simulatedById, who.simulatedRoleId, who.ip, action, JSON.stringify(entries), entity],
   );
 }
 

@@ -116,7 +116,8 @@ export function referenceTokens(reference: string): string[] {
   return [...new Set(reference.toUpperCase().match(/[A-Z0-9][A-Z0-9/_-]{3,63}/g) ?? [])];
 }
 
-export async function importBankCsv(database: Database, side: BillingSide, csv: string, dryRun: boolean, who: Who): Promise<BankImportAnswer> {
+/** A bank statement CSV's lines: comma or semicolon (the one the header has more of), common headers. */
+export function readBankCsv(csv: string): { delimiter: ',' | ';'; lines: { line: number; date: string | null; amount: string | null; reference: string }[] } {
   const text = csv.replace(/^\uFEFF/, '');
   const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
   const delimiter: ',' | ';' = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
@@ -127,13 +128,22 @@ export async function importBankCsv(database: Database, side: BillingSide, csv: 
   const amountCol = columnOf(header, AMOUNT_HEADERS);
   const refCol = columnOf(header, REF_HEADERS);
   if (dateCol < 0 || amountCol < 0 || refCol < 0) throw badRequest('billing.bank.columns', { csv: 'billing.bank.columns' });
+  return {
+    delimiter,
+    lines: data.map((cells, i) => ({
+      line: i + 2,
+      date: bankDate(cells[dateCol] ?? ''),
+      amount: bankAmount(cells[amountCol] ?? ''),
+      reference: (cells[refCol] ?? '').trim(),
+    })),
+  };
+}
 
+export async function importBankCsv(database: Database, side: BillingSide, csv: string, dryRun: boolean, who: Who): Promise<BankImportAnswer> {
+  const { delimiter, lines: read } = readBankCsv(csv);
   return transaction(database, async (q) => {
-    const lines: BankImportLine[] = data.map((cells, i) => {
-      const date = bankDate(cells[dateCol] ?? '');
-      const amount = bankAmount(cells[amountCol] ?? '');
-      const reference = (cells[refCol] ?? '').trim();
-      const line: BankImportLine = { line: i + 2, date, amount, reference, document_id: null, row_id: null, counterparty: null, status: 'unmatched' };
+    const lines: BankImportLine[] = read.map(({ line: n, date, amount, reference }) => {
+      const line: BankImportLine = { line: n, date, amount, reference, document_id: null, row_id: null, counterparty: null, status: 'unmatched' };
       if (!date || !amount) {
         line.status = 'invalid';
         line.reason = !date ? 'billing.bank.bad_date' : 'billing.bank.bad_amount';
