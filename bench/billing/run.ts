@@ -74,23 +74,20 @@ import {
   writeFactsCsv,
   type DbKind,
 } from '../reports/dataset.ts';
+import { flag, option } from '../resources/harness.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
 const DAY = 86_400_000;
-const DAYS = Number(arg('days', '90'));
-const SCALE = Number(arg('scale', process.env.BENCH_BILLING_SCALE ?? '111'));
-const END = arg('end', '2026-01-01');
+const DAYS = Number(option('days', '90'));
+const SCALE = Number(option('scale', process.env.BENCH_BILLING_SCALE ?? '111'));
+const END = option('end', '2026-01-01');
 const END_MS = Date.parse(`${END}T00:00:00Z`);
-const RUNS = Number(arg('runs', '20'));
-const WARMUP = Number(arg('warmup', '3'));
-const APPROVE_ROWS = Number(arg('rows', '5000'));
-const POLL_MS = Number(arg('poll-ms', '250'));
-const KEEP = args.includes('--keep');
-const DBS: DbKind[] = arg('db', 'both') === 'both' ? ['pglite', 'postgres'] : [arg('db', 'both') as DbKind];
+const RUNS = Number(option('runs', '20'));
+const WARMUP = Number(option('warmup', '3'));
+const APPROVE_ROWS = Number(option('rows', '5000'));
+const POLL_MS = Number(option('poll-ms', '250'));
+const KEEP = flag('keep');
+const DBS: DbKind[] =
+  option('db', 'both') === 'both' ? ['pglite', 'postgres'] : [option('db', 'both') as DbKind];
 const OPTS = { seed: 2024, days: DAYS, scale: SCALE, qpsDays: Math.min(DAYS, 7), endMs: END_MS };
 const START_MS = END_MS - DAYS * DAY;
 /** The synthetic month of the approve part (no traffic, nothing else writes it). */
@@ -108,7 +105,7 @@ function lastWholeMonth(): string | null {
   }
   return null;
 }
-const MONTH = arg('month', '') || lastWholeMonth();
+const MONTH = option('month', '') || lastWholeMonth();
 if (!MONTH) {
   console.error(`No whole calendar month in the ${DAYS} days ending ${END}: use --days 62 or more.`);
   process.exit(1);

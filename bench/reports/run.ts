@@ -48,27 +48,23 @@ import {
   writeFactsCsv,
   type DbKind,
 } from './dataset.ts';
+import { flag, option } from '../resources/harness.ts';
 
 const TMP = path.join(ROOT, '.tmp', 'bench-reports');
 const RESULTS = path.join(ROOT, 'bench', 'results');
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const DAYS = Number(arg('days', '90'));
-const SCALE = Number(arg('scale', '111'));
-const RUNS = Number(arg('runs', '30'));
+const DAYS = Number(option('days', '90'));
+const SCALE = Number(option('scale', '111'));
+const RUNS = Number(option('runs', '30'));
 /** How many times each question is asked with other parameters before the timed runs (`timeQuestions`). */
-const WARM = Number(arg('warm', '100'));
+const WARM = Number(option('warm', '100'));
 const WARMUP = 5;
-const DBS = arg('db', 'both') === 'both' ? ['postgres', 'pglite'] : [arg('db', 'both')];
-const KEEP = args.includes('--keep');
-const LOAD_ONLY = args.includes('--load-only');
+const DBS = option('db', 'both') === 'both' ? ['postgres', 'pglite'] : [option('db', 'both')];
+const KEEP = flag('keep');
+const LOAD_ONLY = flag('load-only');
 /** Parts to run: q1..q4, export (CSV), xlsx (XLSX export); default all but xlsx. */
-const ONLY = new Set(arg('only', 'q1,q2,q3,q4,export').split(','));
+const ONLY = new Set(option('only', 'q1,q2,q3,q4,export').split(','));
 /** Each export is run this many times in a row (the later runs show whether memory stays flat). */
-const EXPORT_RUNS = Number(arg('export-runs', '1'));
+const EXPORT_RUNS = Number(option('export-runs', '1'));
 const NEEDS_DUCKDB = ['q1', 'q2', 'q3', 'q4'].some((q) => ONLY.has(q));
 const SEED = 2024;
 // A fixed end keeps runs comparable (the dashboard uses the end of the loaded data as "now").
@@ -522,7 +518,7 @@ async function main() {
     return;
   }
   const duck = NEEDS_DUCKDB ? await duckdbBench() : { times: {}, loadSec: 0, rows: 0, ask: undefined };
-  if (args.includes('--duckdb-only')) {
+  if (flag('duckdb-only')) {
     fs.writeFileSync(
       path.join(RESULTS, 'reports-duckdb.json'),
       JSON.stringify(

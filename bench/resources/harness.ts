@@ -20,6 +20,11 @@ export function option(name: string, fallback: string): string {
   return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
 }
 
+/** Whether `--name` is on the command line. */
+export function flag(name: string): boolean {
+  return process.argv.slice(2).includes(`--${name}`);
+}
+
 /** The p-th percentile of sorted figures. */
 export function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

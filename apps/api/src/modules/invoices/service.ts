@@ -595,19 +595,22 @@ async function writeLines(q: QueryFn, invoiceId: number, language: 'en' | 'es'):
     [invoiceId],
   );
   await q(`DELETE FROM invoice_lines WHERE invoice_id = $1`, [invoiceId]);
-  let position = 0;
-  for (const p of products)
-    await q(
-      `INSERT INTO invoice_lines (invoice_id, position, product, description, quantity, amount) VALUES ($1, $2, $3, $4, $5::int8, $6::numeric)`,
-      [
-        invoiceId,
-        ++position,
-        p.product,
-        lineDescription(p.product, inv!.months, language),
-        p.quantity,
-        p.amount,
-      ],
-    );
+  // One statement for all lines; the text and figures travel as JSON strings (no array quoting).
+  const lines = products.map((p, i) => ({
+    position: i + 1,
+    product: p.product,
+    description: lineDescription(p.product, inv!.months, language),
+    quantity: p.quantity,
+    amount: p.amount,
+  }));
+  if (lines.length === 0) return;
+  await q(
+    `INSERT INTO invoice_lines (invoice_id, position, product, description, quantity, amount)
+     SELECT $1::int4, l.position, l.product, l.description, l.quantity, l.amount
+     FROM jsonb_to_recordset($2::jsonb) AS l(position int4, product text, description text, quantity int8, amount numeric)
+     ORDER BY l.position`,
+    [invoiceId, JSON.stringify(lines)],
+  );
 }
 
 /** A draft's deductions and comments (spec 5: 'has to be upper than 0', 'cannot exceed revenue'). */
@@ -1234,15 +1237,18 @@ async function syncRowsPaid(q: QueryFn, id: number): Promise<void> {
   // The invoice's payments cover its total (with VAT); the rows bill the net: pay them in proportion.
   const total = toCents(inv!.total);
   let left = total > 0n ? (toCents(inv!.paid) * totalGross) / total : 0n;
-  for (const row of rows) {
+  const paid = rows.map((row) => {
     const g = toCents(row.gross);
     const pay = left > g ? g : left < 0n ? 0n : left;
     left -= pay;
-    await q(
-      `UPDATE billing_rows SET paid_revenue = $2::numeric, received_payment_date = $3::date, version = version + 1 WHERE id = $1`,
-      [row.id, fromCents(pay), inv!.state === 'paid' ? inv!.last : null],
-    );
-  }
+    return { id: row.id, paid: fromCents(pay) };
+  });
+  if (paid.length === 0) return;
+  await q(
+    `UPDATE billing_rows b SET paid_revenue = v.paid, received_payment_date = $2::date, version = b.version + 1
+     FROM jsonb_to_recordset($1::jsonb) AS v(id int4, paid numeric) WHERE b.id = v.id`,
+    [JSON.stringify(paid), inv!.state === 'paid' ? inv!.last : null],
+  );
 }
 
 export async function markSent(q: Q, who: Who, id: number, to: string[]): Promise<void> {

@@ -7,14 +7,7 @@
  * bank statement import; exchange rates; and the Netting (SSP) and Reconciliation tabs. The
  * month, filters, sort, page, tab and open row live in the URL.
  */
-import {
-  DownOutlined,
-  DownloadOutlined,
-  EllipsisOutlined,
-  ReloadOutlined,
-  SwapOutlined,
-  UploadOutlined,
-} from '@ant-design/icons';
+import { EllipsisOutlined, ReloadOutlined, SwapOutlined, UploadOutlined } from '@ant-design/icons';
 import {
   billingExportName,
   billingResource,
@@ -24,13 +17,15 @@ import {
   type BillingSide,
 } from '@backoffice/core/billing-api';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Dropdown, Empty, Space, Tabs, Typography } from 'antd';
+import { App, Button, Dropdown, Space, Tabs, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiExportButton } from '../../components/api-export-button.tsx';
+import { ColumnChooser, useStoredColumns } from '../../components/column-chooser.tsx';
+import { EmptyList, ListError, useFreshSelection } from '../../components/data-table.tsx';
 import { useLocale } from '../../components/use-locale.ts';
 import { useNotice } from '../../components/use-notice.ts';
 import { api, errorText, isSessionError } from '../../lib/api.ts';
-import { downloadApiFile } from '../../lib/api-file.ts';
 import { usePermission } from '../../lib/permission.tsx';
 import { useApiQuery } from '../../lib/query.ts';
 import { useUrlState } from '../../lib/use-url-state.ts';
@@ -53,7 +48,7 @@ import { RatesModal } from './rates-modal.tsx';
 import { ReconciliationTab } from './reconciliation-tab.tsx';
 import { RowDrawer } from './row-drawer.tsx';
 import { MonthField, RowsFilters } from './rows-filters.tsx';
-import { ColumnChooser, useVisibleColumns } from './rows-columns.tsx';
+import { COLUMN_KEYS, DEFAULT_VISIBLE, REQUIRED, type ColumnKey } from './rows-columns.tsx';
 import { RowsTable } from './rows-table.tsx';
 import { TotalsBar } from './totals-bar.tsx';
 import { useBulkAction } from './use-bulk-action.tsx';
@@ -89,11 +84,15 @@ export function BillingRowsPage({ side, kind, menuId }: BillingRowsPageProps) {
     { placeholderData: keepPreviousData, enabled: view.tab === 'rows' },
   );
   const data = list.data;
-  const [visible, setVisible] = useVisibleColumns(side, kind);
+  const [visible, setVisible] = useStoredColumns<ColumnKey>(
+    `billing_${side}_${kind}`,
+    COLUMN_KEYS,
+    DEFAULT_VISIBLE,
+  );
   const [selected, setSelected] = useState<Map<number, BillingRowDto>>(new Map());
   const [ratesOpen, setRatesOpen] = useState(false);
   const [bankOpen, setBankOpen] = useState(false);
-  const [busy, setBusy] = useState<'compute' | 'csv' | 'xlsx' | null>(null);
+  const [computing, setComputing] = useState(false);
   const { isMobile } = useViewport();
 
   // The month's link always names its month, so that it reproduces this view later.
@@ -102,18 +101,7 @@ export function BillingRowsPage({ side, kind, menuId }: BillingRowsPageProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per missing month
   }, [params]);
   // A fresh list brings the selected rows' new versions (and actions).
-  useEffect(() => {
-    if (!data || selected.size === 0) return;
-    const fresh = new Map(selected);
-    let changed = false;
-    for (const r of data.rows)
-      if (fresh.has(r.id) && fresh.get(r.id)!.version !== r.version) {
-        fresh.set(r.id, r);
-        changed = true;
-      }
-    if (changed) setSelected(fresh);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new answer refreshes
-  }, [data]);
+  useFreshSelection(data?.rows, selected, setSelected, (r) => r.id);
 
   const apply = (patch: Partial<BillingView>) => {
     const withPage = 'page' in patch || 'row' in patch || 'tab' in patch ? patch : { ...patch, page: 1 };
@@ -132,20 +120,6 @@ export function BillingRowsPage({ side, kind, menuId }: BillingRowsPageProps) {
     if (outcome === 'done') setSelected(new Map());
   });
 
-  const exportAs = async (format: 'csv' | 'xlsx') => {
-    setBusy(format);
-    try {
-      await downloadApiFile(
-        `/v1/billing/${side}/rows/export`,
-        { ...query, format },
-        `${billingExportName(side, kind)}.${format}`,
-      );
-    } catch (e) {
-      if (!isSessionError(e)) void notice.error(errorText(e));
-    } finally {
-      setBusy(null);
-    }
-  };
   const compute = () =>
     modal.confirm({
       title: t('billing.ui.compute_title', { month: view.month }),
@@ -154,7 +128,7 @@ export function BillingRowsPage({ side, kind, menuId }: BillingRowsPageProps) {
       cancelText: t('common.cancel'),
       okButtonProps: { 'data-testid': 'billing-compute-ok' } as Record<string, string>,
       onOk: async () => {
-        setBusy('compute');
+        setComputing(true);
         try {
           await api.request(`billing/${side}/compute`, { method: 'POST', body: { month: view.month } });
           void notice.success(t('billing.computed'));
@@ -162,7 +136,7 @@ export function BillingRowsPage({ side, kind, menuId }: BillingRowsPageProps) {
         } catch (e) {
           if (!isSessionError(e)) void notice.error(errorText(e));
         } finally {
-          setBusy(null);
+          setComputing(false);
         }
       },
     });
@@ -194,37 +168,22 @@ export function BillingRowsPage({ side, kind, menuId }: BillingRowsPageProps) {
       : []),
   ];
 
-  const empty = isFiltered(view) ? (
-    <Empty
-      image={Empty.PRESENTED_IMAGE_SIMPLE}
+  const empty = (
+    <EmptyList
       description={t('billing.not_found')}
-      data-testid="billing-empty"
-    >
-      <Button
-        onClick={() =>
-          apply({ search: '', counterparty: [], state: [], badge: [], currency: '', product: '' })
-        }
-      >
-        {t('resource.filters.clear')}
-      </Button>
-    </Empty>
-  ) : (
-    <Empty
-      image={Empty.PRESENTED_IMAGE_SIMPLE}
-      description={t('billing.not_found')}
-      data-testid="billing-empty"
+      testId="billing-empty"
+      onClear={
+        isFiltered(view)
+          ? () => apply({ search: '', counterparty: [], state: [], badge: [], currency: '', product: '' })
+          : undefined
+      }
     >
       {canWrite ? (
-        <Button
-          type="primary"
-          loading={busy === 'compute'}
-          onClick={compute}
-          data-testid="billing-compute-empty"
-        >
+        <Button type="primary" loading={computing} onClick={compute} data-testid="billing-compute-empty">
           {t('billing.ui.compute')}
         </Button>
       ) : null}
-    </Empty>
+    </EmptyList>
   );
 
   const rowsTab = (
@@ -235,19 +194,7 @@ export function BillingRowsPage({ side, kind, menuId }: BillingRowsPageProps) {
         currencies={data?.totals.by_currency.map((c) => c.currency) ?? []}
         onChange={apply}
       />
-      {list.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          className="bo-bill-gap-bottom"
-          title={errorText(list.error)}
-          action={
-            <Button size="small" onClick={() => void list.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        />
-      ) : null}
+      {list.isError ? <ListError error={list.error} onRetry={() => void list.refetch()} /> : null}
       {data && data.total > 0 ? (
         <TotalsBar
           totals={data.totals}
@@ -311,7 +258,7 @@ export function BillingRowsPage({ side, kind, menuId }: BillingRowsPageProps) {
               <Button
                 key={key}
                 icon={icon}
-                loading={key === 'compute' && busy === 'compute'}
+                loading={key === 'compute' && computing}
                 onClick={run}
                 data-testid={`billing-${key}`}
               >
@@ -320,27 +267,23 @@ export function BillingRowsPage({ side, kind, menuId }: BillingRowsPageProps) {
             ))
           )}
           {view.tab === 'rows' && !isMobile ? (
-            <ColumnChooser visible={visible} onChange={setVisible} />
+            <ColumnChooser<ColumnKey>
+              all={COLUMN_KEYS}
+              visible={visible}
+              onChange={setVisible}
+              label={(k) => t(`billing.col.${k}`)}
+              required={REQUIRED}
+              testId="billing-columns"
+            />
           ) : null}
           {view.tab === 'rows' ? (
-            <Dropdown
-              trigger={['click']}
+            <ApiExportButton
+              path={`/v1/billing/${side}/rows/export`}
+              query={query}
+              name={billingExportName(side, kind)}
               disabled={!data || data.total === 0}
-              menu={{
-                items: [
-                  { key: 'csv', label: 'CSV', onClick: () => void exportAs('csv') },
-                  { key: 'xlsx', label: 'XLSX', onClick: () => void exportAs('xlsx') },
-                ],
-              }}
-            >
-              <Button
-                icon={<DownloadOutlined />}
-                loading={busy === 'csv' || busy === 'xlsx'}
-                data-testid="billing-export"
-              >
-                {t('resource.export')} <DownOutlined />
-              </Button>
-            </Dropdown>
+              testId="billing-export"
+            />
           ) : null}
         </Space>
       </div>

@@ -5,6 +5,7 @@
  */
 import { Card } from 'antd';
 import type { ReactNode } from 'react';
+import '../../components/data-views.css';
 
 export interface CardColumn<T> {
   key: string;
@@ -30,14 +31,14 @@ export function ColumnCards<T>({
   const [head, ...rest] = columns;
   if (!head) return null;
   return (
-    <div className="bo-bill-cards" data-testid={testId}>
+    <div className="bo-data-cards" data-testid={testId}>
       {rows.length === 0 ? <p>{empty}</p> : null}
       {rows.map((row, i) => (
-        <Card key={rowKey(row)} size="small" className="bo-bill-card">
-          <div className="bo-bill-card__head">
-            <strong className="bo-bill-card__title">{head.render(undefined, row, i)}</strong>
+        <Card key={rowKey(row)} size="small" className="bo-data-card">
+          <div className="bo-data-card__head">
+            <strong className="bo-data-card__title">{head.render(undefined, row, i)}</strong>
           </div>
-          <dl className="bo-bill-card__grid">
+          <dl className="bo-data-card__grid">
             {rest.map((c) => (
               <div key={c.key}>
                 <dt>{c.title}</dt>

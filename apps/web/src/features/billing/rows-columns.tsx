@@ -2,16 +2,12 @@
  * The columns of a billing list (spec 3's fields: revenue_gross, revenue per product with its
  * currency, paid_revenue, received_payment_date, document_id, min_amount, payment_terms,
  * demand_partners, description, and the state, payment badge, due date and margin), which ones
- * each person shows (remembered per list in local storage) and the chooser.
+ * each person shows by default (the chooser and its memory: components/column-chooser.tsx).
  */
-import { SettingOutlined } from '@ant-design/icons';
-import { BILLING_SORTS, type BillingKind, type BillingRowDto, type BillingSide } from '@backoffice/core/billing-api';
-import { Button, Checkbox, Dropdown, theme as antdTheme, type TableColumnsType } from 'antd';
-import type { SortOrder } from 'antd/es/table/interface';
-import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { BILLING_SORTS, type BillingRowDto } from '@backoffice/core/billing-api';
+import type { ReactNode } from 'react';
+import type { DataColumn } from '../../components/data-table.tsx';
 import { MoneyCell } from '../../components/money-cell.tsx';
-import { useSession } from '../../lib/session-store.ts';
 import {
   BadgeTag,
   CarriedInCell,
@@ -46,7 +42,7 @@ export const COLUMN_KEYS = [
 ] as const;
 export type ColumnKey = (typeof COLUMN_KEYS)[number];
 
-const DEFAULT_VISIBLE: readonly ColumnKey[] = [
+export const DEFAULT_VISIBLE: readonly ColumnKey[] = [
   'counterparty',
   'product',
   'state',
@@ -60,38 +56,11 @@ const DEFAULT_VISIBLE: readonly ColumnKey[] = [
   'margin_pct',
   'due_date',
 ];
+/** The column that opens a row: never hidden. */
+export const REQUIRED: readonly ColumnKey[] = ['counterparty'];
 /** Columns the API sorts by. */
 const SORTABLE: ReadonlySet<string> = new Set(BILLING_SORTS);
 const MONEY = new Set<ColumnKey>(['revenue_ours', 'revenue_gross', 'paid_revenue', 'pending']);
-
-const storageKey = (userId: number | undefined, side: BillingSide, kind: BillingKind) =>
-  `bo.columns.${userId ?? 0}.billing_${side}_${kind}`;
-
-export function useVisibleColumns(
-  side: BillingSide,
-  kind: BillingKind,
-): [ColumnKey[], (next: ColumnKey[]) => void] {
-  const userId = useSession((s) => s.user?.id);
-  const [visible, setVisible] = useState<ColumnKey[]>(() => {
-    try {
-      const saved = JSON.parse(localStorage.getItem(storageKey(userId, side, kind)) ?? 'null') as unknown;
-      if (Array.isArray(saved)) {
-        const kept = COLUMN_KEYS.filter((k) => saved.includes(k));
-        if (kept.length > 0) return kept;
-      }
-    } catch {
-      // a broken value: the default columns
-    }
-    return [...DEFAULT_VISIBLE];
-  });
-  const save = (next: ColumnKey[]) => {
-    const ordered = COLUMN_KEYS.filter((k) => next.includes(k));
-    if (ordered.length === 0) return;
-    setVisible(ordered);
-    localStorage.setItem(storageKey(userId, side, kind), JSON.stringify(ordered));
-  };
-  return [visible, save];
-}
 
 type Translate = (key: string, params?: Record<string, string | number>) => string;
 
@@ -146,13 +115,9 @@ export function cellOf(key: ColumnKey, r: BillingRowDto, t: Translate): ReactNod
 
 export function buildColumns(
   visible: readonly ColumnKey[],
-  sort: string,
   t: Translate,
   open: (row: BillingRowDto) => void,
-): TableColumnsType<BillingRowDto> {
-  const field = sort.replace(/^-/, '');
-  const order = (k: ColumnKey): SortOrder =>
-    field === k ? (sort.startsWith('-') ? 'descend' : 'ascend') : null;
+): DataColumn<BillingRowDto>[] {
   return visible.map((key) => ({
     key,
     title: t(`billing.col.${key}`),
@@ -164,49 +129,8 @@ export function buildColumns(
       key === 'min_amount'
         ? ('right' as const)
         : undefined,
-    sorter: SORTABLE.has(key) ? true : undefined,
-    sortOrder: SORTABLE.has(key) ? order(key) : undefined,
-    showSorterTooltip: false,
-    render: (_: unknown, r: BillingRowDto) =>
+    sort: SORTABLE.has(key) ? key : undefined,
+    render: (r: BillingRowDto) =>
       key === 'counterparty' ? <OpenRowButton row={r} onOpen={() => open(r)} /> : cellOf(key, r, t),
   }));
-}
-
-export function ColumnChooser({
-  visible,
-  onChange,
-}: {
-  visible: ColumnKey[];
-  onChange: (next: ColumnKey[]) => void;
-}) {
-  const { t } = useTranslation();
-  const { token } = antdTheme.useToken();
-  return (
-    <Dropdown
-      trigger={['click']}
-      popupRender={() => (
-        <div
-          className="bo-bill-chooser"
-          role="group"
-          aria-label={t('resource.columns')}
-          style={{ background: token.colorBgElevated, boxShadow: token.boxShadowSecondary }}
-        >
-          {COLUMN_KEYS.map((k) => (
-            <Checkbox
-              key={k}
-              checked={visible.includes(k)}
-              disabled={k === 'counterparty'}
-              onChange={(e) => onChange(e.target.checked ? [...visible, k] : visible.filter((x) => x !== k))}
-            >
-              {t(`billing.col.${k}`)}
-            </Checkbox>
-          ))}
-        </div>
-      )}
-    >
-      <Button icon={<SettingOutlined />} data-testid="billing-columns">
-        {t('resource.columns')}
-      </Button>
-    </Dropdown>
-  );
 }

@@ -43,6 +43,7 @@ import {
   type PrecreateResult,
   type PrecreationView,
 } from './invoices-api.ts';
+import '../../components/data-views.css';
 
 export interface CreateInvoicesTabProps {
   view: PrecreationView;
@@ -184,7 +185,7 @@ export function CreateInvoicesTab({ view, canWrite, onChange }: CreateInvoicesTa
   const pick = (keys: readonly Key[]) =>
     setSelected((before) => selectByCounterparty(rows, before, new Set(keys.map(String))));
   const list = isMobile ? (
-    <div className="bo-inv-cards" data-testid="invoice-candidate-cards">
+    <div className="bo-data-cards" data-testid="invoice-candidate-cards">
       {rows.length > 0 ? (
         <Checkbox
           checked={selected.size === rows.length}
@@ -198,10 +199,10 @@ export function CreateInvoicesTab({ view, canWrite, onChange }: CreateInvoicesTa
         <Card
           key={keyOf(c)}
           size="small"
-          className="bo-inv-card"
+          className="bo-data-card"
           data-testid={`invoice-candidate-${c.counterparty_id}`}
         >
-          <div className="bo-inv-card__head">
+          <div className="bo-data-card__head">
             <Checkbox
               checked={selected.has(keyOf(c))}
               onChange={(e) =>
@@ -209,11 +210,11 @@ export function CreateInvoicesTab({ view, canWrite, onChange }: CreateInvoicesTa
               }
               aria-label={t('invoice.ui.select_row', { name: c.name })}
             />
-            <span className="bo-inv-card__title">
+            <span className="bo-data-card__title">
               <PartyCell name={c.name} company={c.company_name} />
             </span>
           </div>
-          <dl className="bo-inv-card__grid">
+          <dl className="bo-data-card__grid bo-data-card__grid--spaced">
             {columns.slice(1).map((col) => (
               <div key={String(col.key)}>
                 <dt>{col.title as string}</dt>
@@ -235,7 +236,7 @@ export function CreateInvoicesTab({ view, canWrite, onChange }: CreateInvoicesTa
       <Table<InvoiceCandidate>
         rowKey={keyOf}
         size="small"
-        className="bo-inv-table"
+        className="bo-data-table"
         data-testid="invoice-candidates"
         columns={columns}
         dataSource={rows}

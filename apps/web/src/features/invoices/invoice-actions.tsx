@@ -23,14 +23,16 @@ import {
   type InvoiceDetail,
   type InvoiceListItem,
 } from '@backoffice/core/invoices';
-import { App, Button, Dropdown, Form, Input, Modal, Select, Space, type MenuProps } from 'antd';
+import { Button, Dropdown, Form, Input, Select, Space, type MenuProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { ActionModal } from '../../components/action-modal.tsx';
 import { DateInput } from '../../components/date-input.tsx';
 import { useLocale } from '../../components/use-locale.ts';
 import { useNotice } from '../../components/use-notice.ts';
-import { api, errorText, isSessionError } from '../../lib/api.ts';
+import { useApiAction, type ConfirmOptions } from '../../components/use-api-action.ts';
+import { api, errorText } from '../../lib/api.ts';
 import { downloadApiFile } from '../../lib/api-file.ts';
 import { FetchError } from '../../lib/fetch-client.ts';
 import { AdvertiserInfo } from './advertiser-info.tsx';
@@ -55,11 +57,16 @@ export interface InvoiceActionsProps {
   onDiscarded: () => void;
 }
 
-type Busy = 'pdf' | 'ubl' | 'facturae' | 'regenerate' | 'paid' | 'pending' | 'discard' | null;
+type Busy = 'pdf' | 'ubl' | 'facturae' | 'regenerate' | 'paid' | 'pending' | 'discard';
 
-/** POST an action and show the API's message (its key translated). */
+/** POST an action; its answer carries the API's message key. */
 async function post<T>(path: string, body: unknown = {}) {
   return api.requestFull<T>(path, { method: 'POST', body });
+}
+
+/** The field errors of a rejected request (field, message key), none for other errors. */
+function fieldErrors(e: unknown): [string, string][] {
+  return e instanceof FetchError && e.details.errors ? Object.entries(e.details.errors) : [];
 }
 
 export function InvoiceActions({
@@ -74,24 +81,11 @@ export function InvoiceActions({
   const { t } = useTranslation();
   const { lang } = useParams();
   const navigate = useNavigate();
-  const { modal } = App.useApp();
   const notice = useNotice();
   const locale = useLocale();
-  const [busy, setBusy] = useState<Busy>(null);
+  const { busy, run, confirm } = useApiAction<Busy>();
   const [dialog, setDialog] = useState<'send' | 'payment' | 'block' | null>(null);
 
-  const run = async (what: Exclude<Busy, null>, work: () => Promise<string | null>) => {
-    if (busy) return;
-    setBusy(what);
-    try {
-      const message = await work();
-      if (message) void notice.success(t(message));
-    } catch (e) {
-      if (!isSessionError(e)) void notice.error(errorText(e));
-    } finally {
-      setBusy(null);
-    }
-  };
   const download = (what: 'pdf' | 'ubl' | 'facturae') =>
     run(what, async () => {
       const ext = what === 'pdf' ? 'pdf' : what === 'ubl' ? 'ubl.xml' : 'xsig.xml';
@@ -106,68 +100,64 @@ export function InvoiceActions({
       void notice.warning(t(answer.message || 'invoice.pdf_changed'));
       return null;
     });
-  const confirm = (opts: {
-    title: string;
-    content: string;
-    ok: string;
-    danger?: boolean;
-    testId: string;
-    onOk: () => void;
-  }) =>
-    modal.confirm({
-      title: opts.title,
-      content: opts.content,
-      okText: opts.ok,
-      cancelText: t('common.cancel'),
-      className: 'bo-inv-danger-scope',
-      okButtonProps: { danger: opts.danger, ...({ 'data-testid': opts.testId } as Record<string, string>) },
-      onOk: opts.onOk,
+  /** Asks first, then POSTs (or DELETEs) the action and shows the API's message. */
+  const confirmed = (
+    what: Busy,
+    ask: Omit<ConfirmOptions, 'className'>,
+    call: () => Promise<{ message: string | null }>,
+    fallback: string,
+    after: () => void,
+  ) =>
+    confirm({ ...ask, className: 'bo-inv-danger-scope' }, what, async () => {
+      const answer = await call();
+      after();
+      return answer.message || fallback;
     });
   const markPaid = () =>
-    confirm({
-      title: t('invoice.ui.mark_paid_title', { number: item.number ?? '' }),
-      content: t('invoice.ui.mark_paid_body', {
-        amount: formatMoney(item.outstanding, item.currency, locale),
-      }),
-      ok: t('invoice.ui.mark_paid'),
-      testId: 'invoice-mark-paid-ok',
-      onOk: () =>
-        void run('paid', async () => {
-          const answer = await post<InvoiceListItem>(`${invoicePath(item.id)}/mark-paid`);
-          onChanged();
-          return answer.message || 'invoice.marked_paid';
+    confirmed(
+      'paid',
+      {
+        title: t('invoice.ui.mark_paid_title', { number: item.number ?? '' }),
+        content: t('invoice.ui.mark_paid_body', {
+          amount: formatMoney(item.outstanding, item.currency, locale),
         }),
-    });
+        ok: t('invoice.ui.mark_paid'),
+        testId: 'invoice-mark-paid-ok',
+      },
+      () => post<InvoiceListItem>(`${invoicePath(item.id)}/mark-paid`),
+      'invoice.marked_paid',
+      onChanged,
+    );
   const backToPending = () =>
-    confirm({
-      title: t('invoice.ui.back_to_pending_title', { number: item.number ?? '' }),
-      content: t('invoice.ui.back_to_pending_body', {
-        amount: formatMoney(item.paid, item.currency, locale),
-      }),
-      ok: t('invoice.ui.back_to_pending'),
-      danger: true,
-      testId: 'invoice-back-to-pending-ok',
-      onOk: () =>
-        void run('pending', async () => {
-          const answer = await post<InvoiceListItem>(`${invoicePath(item.id)}/back-to-pending`);
-          onChanged();
-          return answer.message || 'invoice.back_to_pending';
+    confirmed(
+      'pending',
+      {
+        title: t('invoice.ui.back_to_pending_title', { number: item.number ?? '' }),
+        content: t('invoice.ui.back_to_pending_body', {
+          amount: formatMoney(item.paid, item.currency, locale),
         }),
-    });
+        ok: t('invoice.ui.back_to_pending'),
+        danger: true,
+        testId: 'invoice-back-to-pending-ok',
+      },
+      () => post<InvoiceListItem>(`${invoicePath(item.id)}/back-to-pending`),
+      'invoice.back_to_pending',
+      onChanged,
+    );
   const discard = () =>
-    confirm({
-      title: t('invoice.ui.discard_title', { name: item.name }),
-      content: t('invoice.ui.discard_body'),
-      ok: t('invoice.ui.discard'),
-      danger: true,
-      testId: 'invoice-discard-ok',
-      onOk: () =>
-        void run('discard', async () => {
-          const answer = await api.requestFull<null>(invoicePath(item.id), { method: 'DELETE' });
-          onDiscarded();
-          return answer.message || 'invoice.discarded';
-        }),
-    });
+    confirmed(
+      'discard',
+      {
+        title: t('invoice.ui.discard_title', { name: item.name }),
+        content: t('invoice.ui.discard_body'),
+        ok: t('invoice.ui.discard'),
+        danger: true,
+        testId: 'invoice-discard-ok',
+      },
+      () => api.requestFull<null>(invoicePath(item.id), { method: 'DELETE' }),
+      'invoice.discarded',
+      onDiscarded,
+    );
   const creditNote = () =>
     navigate(
       `/${lang ?? 'en'}/billing_ssp/invoice-precreation?tab=credit&team=${item.team}&invoice=${item.id}`,
@@ -309,38 +299,40 @@ function SendDialog({
   const notice = useNotice();
   const [to, setTo] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useApiAction<'send'>();
+  const busy = action.busy !== null;
   const send = async () => {
     const check = invoiceSendSchema.safeParse(to.length > 0 ? { to } : {});
     if (!check.success) {
       setError(t(check.error.issues[0]?.message ?? 'invoice.send.email_invalid'));
       return;
     }
-    setBusy(true);
-    try {
-      const answer = await post<{ to: string[] }>(`${invoicePath(item.id)}/send`, check.data);
-      void notice.success(`${t(answer.message || 'invoice.sent')}: ${answer.data.to.join(', ')}`);
-      onSent();
-      onClose();
-    } catch (e) {
-      if (e instanceof FetchError && e.details.errors && Object.keys(e.details.errors).length > 0)
-        setError(t(Object.values(e.details.errors)[0]!));
-      else if (e instanceof FetchError && e.key === 'invoice.send.no_recipient') setError(errorText(e));
-      else if (!isSessionError(e)) void notice.error(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    await action.run(
+      'send',
+      async () => {
+        const answer = await post<{ to: string[] }>(`${invoicePath(item.id)}/send`, check.data);
+        void notice.success(`${t(answer.message || 'invoice.sent')}: ${answer.data.to.join(', ')}`);
+        onSent();
+        onClose();
+        return null;
+      },
+      (e) => {
+        const field = fieldErrors(e)[0];
+        if (field) setError(t(field[1]));
+        else if (e instanceof FetchError && e.key === 'invoice.send.no_recipient') setError(errorText(e));
+        else return false;
+        return true;
+      },
+    );
   };
   return (
-    <Modal
-      open
+    <ActionModal
       title={t('invoice.ui.send_title', { number: item.number ?? '' })}
-      okText={t('invoice.ui.send')}
-      cancelText={t('common.cancel')}
+      ok={t('invoice.ui.send')}
       onOk={() => void send()}
       onCancel={onClose}
-      confirmLoading={busy}
-      okButtonProps={{ disabled: busy, ...({ 'data-testid': 'invoice-send-ok' } as Record<string, string>) }}
+      busy={busy}
+      testId="invoice-send-ok"
     >
       <p>
         {detail?.customer.email
@@ -373,7 +365,7 @@ function SendDialog({
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </ActionModal>
   );
 }
 
@@ -393,10 +385,10 @@ function PaymentDialog({
   onRecorded: () => void;
 }) {
   const { t } = useTranslation();
-  const notice = useNotice();
   const locale = useLocale();
   const [form] = Form.useForm<PaymentValues>();
-  const [busy, setBusy] = useState(false);
+  const action = useApiAction<'payment'>();
+  const busy = action.busy !== null;
   const today = todayIn(new Date(), ISSUER_ZONE);
   const record = async () => {
     const v = form.getFieldsValue();
@@ -418,38 +410,32 @@ function PaymentDialog({
       form.setFields(errors);
       return;
     }
-    setBusy(true);
-    try {
-      const answer = await post<InvoiceListItem>(`${invoicePath(item.id)}/payments`, check.data);
-      void notice.success(t(answer.message || 'invoice.payment.recorded'));
-      onRecorded();
-      onClose();
-    } catch (e) {
-      if (e instanceof FetchError && e.details.errors && Object.keys(e.details.errors).length > 0)
+    await action.run(
+      'payment',
+      async () => {
+        const answer = await post<InvoiceListItem>(`${invoicePath(item.id)}/payments`, check.data);
+        onRecorded();
+        onClose();
+        return answer.message || 'invoice.payment.recorded';
+      },
+      (e) => {
+        const fields = fieldErrors(e);
+        if (fields.length === 0) return false;
         form.setFields(
-          Object.entries(e.details.errors).map(([name, key]) => ({
-            name: name as keyof PaymentValues,
-            errors: [t(key)],
-          })),
+          fields.map(([name, key]) => ({ name: name as keyof PaymentValues, errors: [t(key)] })),
         );
-      else if (!isSessionError(e)) void notice.error(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+        return true;
+      },
+    );
   };
   return (
-    <Modal
-      open
+    <ActionModal
       title={t('invoice.ui.record_payment_title', { number: item.number ?? '' })}
-      okText={t('invoice.ui.record_payment')}
-      cancelText={t('common.cancel')}
+      ok={t('invoice.ui.record_payment')}
       onOk={() => void record()}
       onCancel={onClose}
-      confirmLoading={busy}
-      okButtonProps={{
-        disabled: busy,
-        ...({ 'data-testid': 'invoice-payment-ok' } as Record<string, string>),
-      }}
+      busy={busy}
+      testId="invoice-payment-ok"
       destroyOnHidden
     >
       <Form<PaymentValues>
@@ -477,7 +463,7 @@ function PaymentDialog({
         </Form.Item>
         <button type="submit" hidden aria-hidden tabIndex={-1} />
       </Form>
-    </Modal>
+    </ActionModal>
   );
 }
 
@@ -491,41 +477,30 @@ function BlockDialog({
   onChanged: () => void;
 }) {
   const { t } = useTranslation();
-  const notice = useNotice();
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
+  const action = useApiAction<'block'>();
+  const busy = action.busy !== null;
   const blocking = !item.blocked;
-  const apply = async () => {
-    setBusy(true);
-    try {
+  const apply = () =>
+    action.run('block', async () => {
       const answer = await post<null>(`invoices/blocked/${item.id_user}`, {
         blocked: blocking,
         ...(blocking && reason.trim() ? { reason: reason.trim() } : {}),
       });
-      void notice.success(t(answer.message || (blocking ? 'invoice.blocked_on' : 'invoice.blocked_off')));
       onChanged();
       onClose();
-    } catch (e) {
-      if (!isSessionError(e)) void notice.error(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+      return answer.message || (blocking ? 'invoice.blocked_on' : 'invoice.blocked_off');
+    });
   return (
-    <Modal
-      open
+    <ActionModal
       title={t(blocking ? 'invoice.ui.block_title' : 'invoice.ui.unblock_title', { name: item.name })}
       className="bo-inv-danger-scope"
-      okText={t(blocking ? 'invoice.ui.block' : 'invoice.ui.unblock')}
-      okButtonProps={{
-        danger: blocking,
-        disabled: busy,
-        ...({ 'data-testid': 'invoice-block-ok' } as Record<string, string>),
-      }}
-      cancelText={t('common.cancel')}
+      ok={t(blocking ? 'invoice.ui.block' : 'invoice.ui.unblock')}
+      danger={blocking}
       onOk={() => void apply()}
       onCancel={onClose}
-      confirmLoading={busy}
+      busy={busy}
+      testId="invoice-block-ok"
     >
       <p>
         {t(blocking ? 'invoice.ui.block_body' : 'invoice.ui.unblock_body', {
@@ -547,6 +522,6 @@ function BlockDialog({
           </Form.Item>
         </Form>
       ) : null}
-    </Modal>
+    </ActionModal>
   );
 }

@@ -17,12 +17,13 @@ import {
   type InvoiceTeam,
 } from '@backoffice/core/invoices';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Empty, Modal, Result, Space, Tabs, Typography } from 'antd';
+import { Button, Modal, Result, Space, Tabs, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ApiExportButton } from '../../components/api-export-button.tsx';
 import { ColumnChooser, useStoredColumns } from '../../components/column-chooser.tsx';
+import { EmptyList, ListError, useFreshSelection } from '../../components/data-table.tsx';
 import { MoneyCell } from '../../components/money-cell.tsx';
 import { useNotice } from '../../components/use-notice.ts';
 import { api, errorText, isSessionError } from '../../lib/api.ts';
@@ -163,18 +164,7 @@ function InvoicesPreview({ team }: { team: InvoiceTeam }) {
     setSelected((s) => new Map([...s].filter(([id]) => !issuedIds.has(id))));
   });
   // A fresh list brings the selected drafts' new figures; drafts no longer listed (issued, discarded) leave the selection.
-  useEffect(() => {
-    if (!data || selected.size === 0 || view.tab !== 'drafts') return;
-    const fresh = new Map(selected);
-    let changed = false;
-    for (const r of data.rows)
-      if (fresh.has(r.id) && fresh.get(r.id)!.version !== r.version) {
-        fresh.set(r.id, r);
-        changed = true;
-      }
-    if (changed) setSelected(fresh);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new answer refreshes
-  }, [data]);
+  useFreshSelection(data?.rows, selected, setSelected, (r) => r.id, view.tab === 'drafts');
 
   const verify = async () => {
     setChain({ busy: true, checks: null });
@@ -188,28 +178,19 @@ function InvoicesPreview({ team }: { team: InvoiceTeam }) {
   };
 
   const precreationLink = `/${lang ?? 'en'}/billing_ssp/invoice-precreation${team === 'ssp' ? '' : `?team=${team}`}`;
-  const empty = isFiltered(view) ? (
-    <Empty
-      image={Empty.PRESENTED_IMAGE_SIMPLE}
-      description={t('invoice.ui.none_found')}
-      data-testid="invoice-empty"
-    >
-      <Button onClick={() => apply({ search: '', state: [], month: '' })}>
-        {t('resource.filters.clear')}
-      </Button>
-    </Empty>
-  ) : (
-    <Empty
-      image={Empty.PRESENTED_IMAGE_SIMPLE}
-      description={t(`invoice.ui.empty.${view.tab}`)}
-      data-testid="invoice-empty"
+  const filtered = isFiltered(view);
+  const empty = (
+    <EmptyList
+      description={t(filtered ? 'invoice.ui.none_found' : `invoice.ui.empty.${view.tab}`)}
+      testId="invoice-empty"
+      onClear={filtered ? () => apply({ search: '', state: [], month: '' }) : undefined}
     >
       {view.tab === 'drafts' && canWrite ? (
         <ButtonLink type="primary" icon={<FileAddOutlined />} to={precreationLink}>
           {t('invoice.ui.create_drafts')}
         </ButtonLink>
       ) : null}
-    </Empty>
+    </EmptyList>
   );
 
   const selectedList = [...selected.values()];
@@ -220,19 +201,7 @@ function InvoicesPreview({ team }: { team: InvoiceTeam }) {
         data-state={data ? 'ready' : list.isError ? 'error' : 'loading'}
       >
         <InvoicesFilters view={view} onChange={apply} />
-        {list.isError ? (
-          <Alert
-            type="error"
-            showIcon
-            className="bo-inv-gap-bottom"
-            title={errorText(list.error)}
-            action={
-              <Button size="small" onClick={() => void list.refetch()}>
-                {t('common.retry')}
-              </Button>
-            }
-          />
-        ) : null}
+        {list.isError ? <ListError error={list.error} onRetry={() => void list.refetch()} /> : null}
         {data && data.total > 0 ? (
           <InvoiceTotals
             tab={view.tab}

@@ -2,17 +2,13 @@
  * The documents of a preview tab, sorted and paged by the API: drafts with the spec's preview
  * columns (spec 3 "Invoice preview columns") and the tax base, VAT and total; invoices and credit
  * notes with their number, dates, figures, state and the invoice a credit note corrects. A table
- * with checkboxes (drafts) from 768 px inside a focusable scroll region, a card per document on a
- * phone.
+ * with checkboxes (drafts) from 768 px, a card per document on a phone (components/data-table.tsx).
  */
 import { INVOICE_SORTS, type InvoiceListItem } from '@backoffice/core/invoices';
-import { Card, Checkbox, Pagination, Select, Table, Typography, type TableColumnsType } from 'antd';
-import type { SortOrder } from 'antd/es/table/interface';
-import type { HTMLAttributes, Key, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTable, sortChoices, type CardField, type DataColumn } from '../../components/data-table.tsx';
 import { MoneyCell } from '../../components/money-cell.tsx';
-import { ScrollRegion } from '../../components/scroll-region.tsx';
-import { useViewport } from '../../lib/use-viewport.ts';
 import {
   BlockedTag,
   DueCell,
@@ -194,22 +190,16 @@ function cellOf(
 
 export function buildColumns(
   visible: readonly InvoiceColumn[],
-  sort: string,
   t: Translate,
   open: (r: InvoiceListItem) => void,
   openRef: (id: number) => void,
-): TableColumnsType<InvoiceListItem> {
-  const field = sort.replace(/^-/, '');
-  const order = (s: string | undefined): SortOrder =>
-    s && field === s ? (sort.startsWith('-') ? 'descend' : 'ascend') : null;
+): DataColumn<InvoiceListItem>[] {
   return visible.map((c) => ({
     key: SORT_OF[c] ?? c,
     title: columnTitle(c, t),
     align: RIGHT.has(c) ? ('right' as const) : undefined,
-    sorter: SORT_OF[c] ? true : undefined,
-    sortOrder: SORT_OF[c] ? order(SORT_OF[c]) : undefined,
-    showSorterTooltip: false,
-    render: (_: unknown, r: InvoiceListItem) => cellOf(c, r, t, open, openRef),
+    sort: SORT_OF[c],
+    render: (r: InvoiceListItem) => cellOf(c, r, t, open, openRef),
   }));
 }
 
@@ -229,187 +219,76 @@ export interface InvoicesTableProps {
   empty: ReactNode;
 }
 
-function DocumentCard({
-  row,
-  tab,
-  checked,
-  selectable,
-  onCheck,
-  onOpen,
-}: {
-  row: InvoiceListItem;
-  tab: PreviewTab;
-  checked: boolean;
-  selectable: boolean;
-  onCheck: (c: boolean) => void;
-  onOpen: (id: number) => void;
-}) {
-  const { t } = useTranslation();
-  const figures: [string, ReactNode][] =
-    tab === 'drafts'
-      ? [
-          [t('invoice.col.revenue'), <MoneyCell amount={row.revenue} currency={row.currency} />],
-          [t('invoice.col.revenue_fraud'), <MoneyCell amount={row.revenue_fraud} currency={row.currency} />],
-          [
-            t('invoice.col.new_revenue_net'),
-            <MoneyCell amount={row.new_revenue_net} currency={row.currency} />,
-          ],
-          [t('invoice.col.total'), <MoneyCell amount={row.total} currency={row.currency} />],
-          [t('invoice.col.date_start'), `${row.date_start} – ${row.date_end}`],
-          [t('invoice.col.blocked'), <BlockedTag blocked={row.blocked} reason={row.blocked_reason} />],
-        ]
-      : [
-          [t('invoice.col.issue_date'), row.issue_date ?? '—'],
-          [t('invoice.col.due_date'), <DueCell item={row} />],
-          [t('invoice.col.total'), <MoneyCell amount={row.total} currency={row.currency} />],
-          tab === 'invoices'
-            ? [t('invoice.col.outstanding'), <MoneyCell amount={row.outstanding} currency={row.currency} />]
-            : [t('invoice.col.corrects'), row.corrects?.number ?? '—'],
-        ];
-  return (
-    <Card size="small" className="bo-inv-card" data-testid={`invoice-row-${row.id}`}>
-      <div className="bo-inv-card__head">
-        {selectable ? (
-          <Checkbox
-            checked={checked}
-            onChange={(e) => onCheck(e.target.checked)}
-            aria-label={t('invoice.ui.select_row', { name: row.name })}
-          />
-        ) : null}
-        <OpenButton id={row.id} onOpen={() => onOpen(row.id)} className="bo-inv-card__title">
-          {row.number ? <span className="bo-inv-num">{row.number} · </span> : null}
-          <PartyCell name={row.name} company={row.company_name} />
-        </OpenButton>
-        <InvoiceStateTag state={row.state} testId={`invoice-state-${row.id}`} />
-      </div>
-      <MissingTag missing={row.missing} />
-      <dl className="bo-inv-card__grid">
-        {figures.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-    </Card>
-  );
+/** A document's figures on its card (a phone). */
+function cardFields(row: InvoiceListItem, tab: PreviewTab, t: Translate): CardField[] {
+  const money = (amount: string) => <MoneyCell amount={amount} currency={row.currency} />;
+  if (tab === 'drafts')
+    return [
+      { label: t('invoice.col.revenue'), value: money(row.revenue) },
+      { label: t('invoice.col.revenue_fraud'), value: money(row.revenue_fraud) },
+      { label: t('invoice.col.new_revenue_net'), value: money(row.new_revenue_net) },
+      { label: t('invoice.col.total'), value: money(row.total) },
+      { label: t('invoice.col.date_start'), value: `${row.date_start} – ${row.date_end}` },
+      {
+        label: t('invoice.col.blocked'),
+        value: <BlockedTag blocked={row.blocked} reason={row.blocked_reason} />,
+      },
+    ];
+  return [
+    { label: t('invoice.col.issue_date'), value: row.issue_date ?? '—' },
+    { label: t('invoice.col.due_date'), value: <DueCell item={row} /> },
+    { label: t('invoice.col.total'), value: money(row.total) },
+    tab === 'invoices'
+      ? { label: t('invoice.col.outstanding'), value: money(row.outstanding) }
+      : { label: t('invoice.col.corrects'), value: row.corrects?.number ?? '—' },
+  ];
 }
 
-const SORT_CHOICES = INVOICE_SORTS;
+/** The phone's sorts of a tab (drafts have no number, dates or state). */
+const sortsOf = (tab: PreviewTab) =>
+  INVOICE_SORTS.filter((s) =>
+    tab === 'drafts' ? !['number', 'issue_date', 'due_date', 'state'].includes(s) : true,
+  );
 
 export function InvoicesTable(props: InvoicesTableProps) {
   const { tab, rows, total, loading, view, visible, selectable, selected, onSelect, onOpen, onView, empty } =
     props;
   const { t } = useTranslation();
-  const { isMobile } = useViewport();
-  const pick = (keys: readonly Key[]) => {
-    const next = new Map<number, InvoiceListItem>();
-    for (const k of keys) {
-      const id = Number(k);
-      const row = rows.find((r) => r.id === id) ?? selected.get(id);
-      if (row) next.set(id, row);
-    }
-    onSelect(next);
-  };
-
-  if (isMobile) {
-    const sorts = SORT_CHOICES.filter((s) =>
-      tab === 'drafts' ? !['number', 'issue_date', 'due_date', 'state'].includes(s) : true,
-    );
-    return (
-      <div className="bo-inv-cards" data-testid="invoice-cards" aria-busy={loading}>
-        <div className="bo-inv-field">
-          <label htmlFor="invoice-sort" className="bo-inv-field__label">
-            {t('invoice.ui.sort_by')}
-          </label>
-          <Select
-            id="invoice-sort"
-            value={view.sort}
-            onChange={(sort: string) => onView({ sort, page: 1 })}
-            options={[
-              { value: '-id', label: t('invoice.ui.sort_newest') },
-              ...sorts.flatMap((f) => [
-                { value: `-${f}`, label: `${t(`invoice.col.${f}`)} ↓` },
-                { value: f, label: `${t(`invoice.col.${f}`)} ↑` },
-              ]),
-            ]}
-            className="bo-inv-sort"
-            data-testid="invoice-sort"
-          />
-        </div>
-        {rows.length === 0 && !loading ? empty : null}
-        {rows.map((r) => (
-          <DocumentCard
-            key={r.id}
-            row={r}
-            tab={tab}
-            selectable={selectable}
-            checked={selected.has(r.id)}
-            onCheck={(c) =>
-              pick(c ? [...selected.keys(), r.id] : [...selected.keys()].filter((k) => k !== r.id))
-            }
-            onOpen={onOpen}
-          />
-        ))}
-        {total > view.pageSize ? (
-          <Pagination
-            simple
-            current={view.page}
-            pageSize={view.pageSize}
-            total={total}
-            onChange={(page) => onView({ page })}
-          />
-        ) : null}
-        <Typography.Text type="secondary">{t('resource.rows', { count: total })}</Typography.Text>
-      </div>
-    );
-  }
-
   return (
-    <ScrollRegion label={t('invoice.ui.rows_region')}>
-      <Table<InvoiceListItem>
-        rowKey="id"
-        size="small"
-        className="bo-inv-table"
-        data-testid="invoice-table"
-        columns={buildColumns(visible, view.sort, t, (r) => onOpen(r.id), onOpen)}
-        dataSource={rows}
-        loading={loading}
-        onRow={(r) => ({ 'data-testid': `invoice-row-${r.id}` }) as HTMLAttributes<HTMLElement>}
-        rowSelection={
-          selectable
-            ? {
-                selectedRowKeys: [...selected.keys()],
-                preserveSelectedRowKeys: true,
-                onChange: (keys) => pick(keys),
-                getCheckboxProps: (r) =>
-                  ({ 'aria-label': t('invoice.ui.select_row', { name: r.name }) }) as never,
-              }
-            : undefined
-        }
-        locale={{ emptyText: loading ? <span /> : empty }}
-        pagination={{
-          current: view.page,
-          pageSize: view.pageSize,
-          total,
-          showSizeChanger: true,
-          pageSizeOptions: [...PAGE_SIZES],
-          showTotal: (n) => (
-            <Typography.Text type="secondary">{t('resource.rows', { count: n })}</Typography.Text>
-          ),
-        }}
-        onChange={(pagination, _filters, sorter, extra) => {
-          if (extra.action === 'paginate') {
-            const size = pagination.pageSize ?? view.pageSize;
-            onView(size !== view.pageSize ? { page: 1, pageSize: size } : { page: pagination.current ?? 1 });
-          }
-          if (extra.action === 'sort') {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            const key = s?.columnKey === undefined ? null : String(s.columnKey);
-            onView({ sort: s?.order && key ? `${s.order === 'descend' ? '-' : ''}${key}` : '-id', page: 1 });
-          }
-        }}
-      />
-    </ScrollRegion>
+    <DataTable<InvoiceListItem, number>
+      rows={rows}
+      total={total}
+      loading={loading}
+      rowKey={(r) => r.id}
+      columns={buildColumns(visible, t, (r) => onOpen(r.id), onOpen)}
+      view={view}
+      onView={onView}
+      defaultSort="-id"
+      pageSizes={PAGE_SIZES}
+      sortOptions={[
+        { value: '-id', label: t('invoice.ui.sort_newest') },
+        ...sortChoices(sortsOf(tab), (f) => t(`invoice.col.${f}`)),
+      ]}
+      sortLabel={t('invoice.ui.sort_by')}
+      regionLabel={t('invoice.ui.rows_region')}
+      selection={
+        selectable
+          ? { selected, onChange: onSelect, label: (r) => t('invoice.ui.select_row', { name: r.name }) }
+          : undefined
+      }
+      card={{
+        title: (row, className) => (
+          <OpenButton id={row.id} onOpen={() => onOpen(row.id)} className={className}>
+            {row.number ? <span className="bo-inv-num">{row.number} · </span> : null}
+            <PartyCell name={row.name} company={row.company_name} />
+          </OpenButton>
+        ),
+        tag: (row) => <InvoiceStateTag state={row.state} testId={`invoice-state-${row.id}`} />,
+        note: (row) => <MissingTag missing={row.missing} />,
+        fields: (row) => cardFields(row, tab, t),
+      }}
+      empty={empty}
+      testId="invoice"
+    />
   );
 }
