@@ -15,6 +15,8 @@ import { seedDemoFloors } from './demo-floors.ts';
 import { seedBillingAccountsDemo } from '../modules/billing-accounts/demo.ts';
 import { seedBillingDemo } from '../modules/billing/demo.ts';
 import { seedInvoiceIssuers, seedInvoicesDemo } from '../modules/invoices/demo.ts';
+import { seedPrepaymentsDemo } from '../modules/prepayments/demo.ts';
+import { seedFinancesDemo } from '../modules/finances/demo.ts';
 import { seedPayoutsDemo } from '../modules/payouts/demo.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
@@ -157,6 +159,8 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
       await seedBillingAccountsDemo(database.db);
       await seedBillingDemo(database);
       await seedInvoicesDemo(database);
+      await seedPrepaymentsDemo(database);
+      await seedFinancesDemo(database);
       await seedPayoutsDemo(database);
     }
   }

@@ -2,9 +2,10 @@
 import { dataviewerSchedulesJob } from '../modules/dataviewer-schedules/jobs.ts';
 import { firewallExpireJob, firewallReconcileTask } from '../modules/firewall/jobs.ts';
 import { adsTxtCheckJob } from '../modules/publishers/ads-txt-check.ts';
+import { prepaymentsPostSpendJob } from '../modules/prepayments/jobs.ts';
 import { pruneJobRunsJob } from './maintenance.ts';
 import type { JobDefinition, LocalTask } from './types.ts';
 
-export const jobDefinitions: readonly JobDefinition[] = [firewallExpireJob as JobDefinition, pruneJobRunsJob, dataviewerSchedulesJob, adsTxtCheckJob];
+export const jobDefinitions: readonly JobDefinition[] = [firewallExpireJob as JobDefinition, pruneJobRunsJob, dataviewerSchedulesJob, adsTxtCheckJob, prepaymentsPostSpendJob];
 
 export const localTasks: readonly LocalTask[] = [firewallReconcileTask];

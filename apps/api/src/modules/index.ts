@@ -21,6 +21,8 @@ import { firewallRoutes } from './firewall/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { performanceReportRoutes } from './performance-report/routes.ts';
 import { precreationRoutes } from './precreation/routes.ts';
+import { prepaymentRoutes } from './prepayments/routes.ts';
+import { financeRoutes } from './finances/routes.ts';
 import { publisherRoutes } from './publishers/routes.ts';
 import { qpsRoutes } from './qps/routes.ts';
 import { reportsRoutes } from './reports/routes.ts';
@@ -28,4 +30,4 @@ import { staffRoutes } from './staff/routes.ts';
 
 export type ModuleRoutes = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes, billingAccountRoutes, invoiceRoutes, payoutRoutes];
+export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes, billingAccountRoutes, invoiceRoutes, payoutRoutes, prepaymentRoutes, financeRoutes];

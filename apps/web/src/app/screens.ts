@@ -43,6 +43,9 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   bp_advertiser: () => import('../features/billing-accounts/performance-page.tsx'),
   bs_invoice_precreation: () => import('../features/invoices/invoice-precreation-page.tsx'),
   billing_team: () => import('../features/invoices/invoices-preview-page.tsx'),
+  bp_prepayments: () => import('../features/prepayments/prepayments-page.tsx'),
+  finances_supply: () => import('../features/finances/supply-page.tsx'),
+  finances_demand: () => import('../features/finances/demand-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {

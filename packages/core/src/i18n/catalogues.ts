@@ -16,7 +16,9 @@ import { inputs as enInputs } from './en/inputs.ts';
 import { invoiceDocument as enInvoiceDocument } from './en/invoice-document.ts';
 import { invoices as enInvoices } from './en/invoices.ts';
 import { menu as enMenu } from './en/menu.ts';
+import { finances as enFinances } from './en/finances.ts';
 import { partners as enPartners } from './en/partners.ts';
+import { prepayments as enPrepayments } from './en/prepayments.ts';
 import { payouts as enPayouts } from './en/payouts.ts';
 import { performanceReport as enPerformanceReport } from './en/performance-report.ts';
 import { precreation as enPrecreation } from './en/precreation.ts';
@@ -40,7 +42,9 @@ import { inputs as esInputs } from './es/inputs.ts';
 import { invoiceDocument as esInvoiceDocument } from './es/invoice-document.ts';
 import { invoices as esInvoices } from './es/invoices.ts';
 import { menu as esMenu } from './es/menu.ts';
+import { finances as esFinances } from './es/finances.ts';
 import { partners as esPartners } from './es/partners.ts';
+import { prepayments as esPrepayments } from './es/prepayments.ts';
 import { payouts as esPayouts } from './es/payouts.ts';
 import { performanceReport as esPerformanceReport } from './es/performance-report.ts';
 import { precreation as esPrecreation } from './es/precreation.ts';
@@ -55,9 +59,9 @@ export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners, ...enPublishers, ...enPrecreation, ...enBudgets, ...enPerformanceReport, ...enFloors, ...enFloorsPrebid, ...enDeals, ...enBilling, ...enBillingAccounts, ...enInvoiceDocument, ...enInvoices, ...enPayouts } as const;
+export const en = { ...enCommon, ...enMenu, ...enShell, ...enApi, ...enInputs, ...enReports, ...enDataviewer, ...enQps, ...enDashboard, ...enSchedules, ...enResources, ...enPartners, ...enPublishers, ...enPrecreation, ...enBudgets, ...enPerformanceReport, ...enFloors, ...enFloorsPrebid, ...enDeals, ...enBilling, ...enBillingAccounts, ...enInvoiceDocument, ...enInvoices, ...enPayouts, ...enPrepayments, ...enFinances } as const;
 export type MessageKey = keyof typeof en;
-export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners, ...esPublishers, ...esPrecreation, ...esBudgets, ...esPerformanceReport, ...esFloors, ...esFloorsPrebid, ...esDeals, ...esBilling, ...esBillingAccounts, ...esInvoiceDocument, ...esInvoices, ...esPayouts };
+export const es: Record<MessageKey, string> = { ...esCommon, ...esMenu, ...esShell, ...esApi, ...esInputs, ...esReports, ...esDataviewer, ...esQps, ...esDashboard, ...esSchedules, ...esResources, ...esPartners, ...esPublishers, ...esPrecreation, ...esBudgets, ...esPerformanceReport, ...esFloors, ...esFloorsPrebid, ...esDeals, ...esBilling, ...esBillingAccounts, ...esInvoiceDocument, ...esInvoices, ...esPayouts, ...esPrepayments, ...esFinances };
 
 export const catalogues: Record<Locale, Record<string, string>> = { en, es };
 
