@@ -16,6 +16,7 @@ import { demandPartnerRoutes } from './demand-partners/routes.ts';
 import { dataviewerScheduleRoutes } from './dataviewer-schedules/routes.ts';
 import { dataviewerRoutes } from './dataviewers/routes.ts';
 import { dealRoutes } from './deals/routes.ts';
+import { financeReportRoutes } from './finance-reports/routes.ts';
 import { floorRoutes } from './floors/routes.ts';
 import { firewallRoutes } from './firewall/routes.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -30,4 +31,4 @@ import { staffRoutes } from './staff/routes.ts';
 
 export type ModuleRoutes = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes, billingAccountRoutes, invoiceRoutes, payoutRoutes, prepaymentRoutes, financeRoutes];
+export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes, billingAccountRoutes, invoiceRoutes, payoutRoutes, prepaymentRoutes, financeRoutes, financeReportRoutes];

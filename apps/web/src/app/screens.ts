@@ -46,6 +46,11 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   bp_prepayments: () => import('../features/prepayments/prepayments-page.tsx'),
   finances_supply: () => import('../features/finances/supply-page.tsx'),
   finances_demand: () => import('../features/finances/demand-page.tsx'),
+  report_networks: () => import('../features/finance-reports/report-networks-page.tsx'),
+  report_ac_monetization: () => import('../features/finance-reports/report-ac-monetization-page.tsx'),
+  revenue_margin_report: () => import('../features/finance-reports/revenue-margin-page.tsx'),
+  playon_acm: () => import('../features/finance-reports/playon-acm-page.tsx'),
+  playon_networks: () => import('../features/finance-reports/playon-networks-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {
