@@ -22,30 +22,13 @@ import {
   type VerifactuRecordFields,
 } from '../../apps/api/src/modules/invoices/verifactu/index.ts';
 import { forEachDatabase } from '../resources/databases.ts';
-import { benchApp, benchDatabase, option, ROOT } from '../resources/harness.ts';
+import { benchApp, benchDatabase, cif, option, ROOT } from '../resources/harness.ts';
 
 const INVOICES = Number(option('invoices', '1000'));
 const BATCH = Number(option('batch', '100'));
 const RECORDS = Number(option('records', '100000'));
 const DB = option('db', 'both');
 const MONTH = '2026-09';
-
-/** A valid Spanish CIF of an S.L. (letter B, seven digits, the control digit). */
-function cif(n: number): string {
-  const digits = String(1_000_000 + n)
-    .padStart(7, '0')
-    .slice(-7);
-  let sum = 0;
-  for (let i = 0; i < 7; i++) {
-    const d = Number(digits[i]);
-    if (i % 2 === 1) sum += d;
-    else {
-      const x = d * 2;
-      sum += Math.floor(x / 10) + (x % 10);
-    }
-  }
-  return `B${digits}${(10 - (sum % 10)) % 10}`;
-}
 
 const EU = ['FR', 'DE', 'IT', 'NL', 'PT', 'IE', 'BE', 'AT'];
 

@@ -25,6 +25,23 @@ export function flag(name: string): boolean {
   return process.argv.slice(2).includes(`--${name}`);
 }
 
+/** A valid Spanish CIF of an S.L. (letter B, seven digits, the control digit). */
+export function cif(n: number): string {
+  const digits = String(1_000_000 + n)
+    .padStart(7, '0')
+    .slice(-7);
+  let sum = 0;
+  for (let i = 0; i < 7; i++) {
+    const d = Number(digits[i]);
+    if (i % 2 === 1) sum += d;
+    else {
+      const x = d * 2;
+      sum += Math.floor(x / 10) + (x % 10);
+    }
+  }
+  return `B${digits}${(10 - (sum % 10)) % 10}`;
+}
+
 /** The p-th percentile of sorted figures. */
 export function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

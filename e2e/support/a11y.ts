@@ -34,15 +34,16 @@ export const THEME_RULES = ['color-contrast', 'link-in-text-block'];
 export async function expectNoSeriousViolations(
   page: Page,
   what: string,
-  opts: { colorsOnly?: boolean } = {},
+  /** `within`: a selector to check only (a modal: the page behind its mask is dimmed and inert). */
+  opts: { colorsOnly?: boolean; within?: string } = {},
 ) {
   // Let animations (drawer, toasts, fades) settle before measuring colours.
   await page.waitForTimeout(400);
   await loadAxe(page);
-  const violations = await runAxe(
-    page,
-    opts.colorsOnly ? { options: { runOnly: { type: 'rule', values: THEME_RULES } } } : {},
-  );
+  const violations = await runAxe(page, {
+    ...(opts.colorsOnly ? { options: { runOnly: { type: 'rule', values: THEME_RULES } } } : {}),
+    ...(opts.within ? { context: opts.within } : {}),
+  });
   expect(violations, `${what}\n${describeViolations(violations)}`).toEqual([]);
 }
 

@@ -55,6 +55,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const tokens = createTokenService(secret, { normal: config.tokenTtl, remember: config.tokenTtlRemember });
   const sessionIssuer = createSessionIssuer(database, tokens);
   const ctx: AppContext = { config, database, tokens, sessions: sessionIssuer };
+  if (config.clockDayOfMonth !== null) {
+    const day = config.clockDayOfMonth;
+    ctx.now = () => {
+      const d = new Date();
+      if (d.getUTCDate() < day) d.setUTCDate(day);
+      return d.getTime();
+    };
+  }
 
   const app = Fastify({
     logger:

@@ -70,6 +70,12 @@ export interface Config {
    * agency's pre-production host) until the company registers the system, then 'production'.
    */
   verifactuEnvironment: 'production' | 'test';
+  /**
+   * Outside production: the date rules' clock (payout confirmation from the 15th) reads at least
+   * this day of the current month (CLOCK_MIN_DAY_OF_MONTH, 1-28; a later real date is kept), so
+   * that end-to-end runs do not depend on the day they run on. Null: the real date.
+   */
+  clockDayOfMonth: number | null;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -154,5 +160,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identityCacheMs: int(env.IDENTITY_CACHE_MS, nodeEnv === 'test' ? 0 : 5000),
     ...mailConfig(env, dataDir),
     verifactuEnvironment: env.VERIFACTU_ENV?.trim() === 'production' ? 'production' : 'test',
+    clockDayOfMonth: nodeEnv === 'production' || !env.CLOCK_MIN_DAY_OF_MONTH ? null : Math.min(28, Math.max(1, int(env.CLOCK_MIN_DAY_OF_MONTH, 15))),
   };
 }

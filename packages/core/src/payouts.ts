@@ -151,7 +151,8 @@ export function confirmFormErrors(input: { selected: number; comment: string; co
   const errors: Record<string, string> = {};
   if (input.selected === 0) errors.rows = 'payout.none_selected';
   if (input.comment.trim().length < PAYOUT_COMMENT_MIN) errors.comment = 'payout.comment_short';
-  if (input.code !== undefined && !/^\d{6}$/.test(input.code.trim())) errors.code = 'payout.code_wrong';
+  if (input.code !== undefined && input.code.trim() === '') errors.code = 'payout.code_required';
+  else if (input.code !== undefined && !/^\d{6}$/.test(input.code.trim())) errors.code = 'payout.code_wrong';
   return errors;
 }
 

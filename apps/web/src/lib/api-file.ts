@@ -33,3 +33,32 @@ export async function downloadApiFile(path: string, params: Record<string, strin
   saveBlob(await response.blob(), name);
   return name;
 }
+
+/** POST `body` as JSON to `path` and save the file the API answers (e.g. a SEPA file); answers its name. */
+export async function postApiFile(path: string, body: unknown, fallbackName: string): Promise<string> {
+  const { user, locale } = useSession.getState();
+  let response: Response;
+  try {
+    response = await fetch(`${REST_BASE}${path}`, {
+      method: 'POST',
+      headers: {
+        ...(user?.token ? { Authorization: `Bearer ${user.token}` } : {}),
+        'Accept-Language': locale,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch {
+    throw new FetchError('Connection refused', { httpStatus: 0, key: 'common.connection_refused' });
+  }
+  if (!response.ok) {
+    const answer = (await response.json().catch(() => null)) as { message?: string; text?: string; data?: unknown } | null;
+    const error = new FetchError(answer?.text ?? `Error ${response.status}`, { httpStatus: response.status, key: answer?.message ?? null, text: answer?.text ?? null });
+    handleSessionError(error);
+    throw error;
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  saveBlob(await response.blob(), name);
+  return name;
+}
