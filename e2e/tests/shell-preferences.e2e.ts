@@ -39,10 +39,10 @@ describe('preferences', () => {
 
   it('switches the language in the shell: URL segment, texts, antd locale, and it persists', async () => {
     await withPage(browser, {}, async (page, context) => {
-      await signIn(page, DEMO.finance, { via: 'api', path: '/finances/supply' });
+      await signIn(page, DEMO.finance, { via: 'api', path: '/utils/signature_manager' });
       await page.getByTestId('language-switch').getByText('ES', { exact: true }).click();
-      await page.waitForURL(/\/es\/finances\/supply$/);
-      await page.getByTestId('being-built').getByRole('heading', { name: 'Finanzas de oferta' }).waitFor();
+      await page.waitForURL(/\/es\/utils\/signature_manager$/);
+      await page.getByTestId('being-built').getByRole('heading', { name: 'Gestor de firmas' }).waitFor();
       await page.getByText('Esta pantalla está en construcción').waitFor();
       await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('es');
       await expect.poll(() => cookieValue(context, 'locale')).toBe('es');
