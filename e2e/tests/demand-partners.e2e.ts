@@ -143,11 +143,16 @@ describe('demand partners', () => {
       await sorted;
       await page.waitForURL(/sort=revenue_today/);
 
-      // A partner's name opens its page.
-      const first = rows.first().locator('a.bo-ov-name');
-      const name = (await first.textContent())!;
-      await first.click();
+      // A partner's name opens its page. Name and link are read in one go and the link is clicked by
+      // its address: the sorted rows may still be rendering, and a first row read twice could be two
+      // different partners (the cause of this test's rare failures).
+      const { name, href } = await rows
+        .first()
+        .locator('a.bo-ov-name')
+        .evaluate((a) => ({ name: a.textContent ?? '', href: a.getAttribute('href') ?? '' }));
+      await page.locator(`a.bo-ov-name[href="${href}"]`).click();
       await page.waitForURL(/\/en\/partners\/demandpartners_ssp\/\d+$/);
+      expect(new URL(page.url()).pathname).toBe(href);
       await page.getByTestId('resource-title').getByText(name).waitFor();
     });
   });
