@@ -11,5 +11,9 @@ export default defineProject({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One module graph per worker, not per file: importing the app took ~2.5 s of every file's time
+    // (half the step). Each file still builds its own app on its own database copy; nothing else is
+    // shared between files (docs/decisions/036-suite-budget-api-tests-share-modules.md).
+    isolate: false,
   },
 });

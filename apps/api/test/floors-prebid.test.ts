@@ -8,33 +8,12 @@
  */
 import { floorKeys, ruleKeyString, ruleSpecificity, type FloorKey, type FloorRule } from '@backoffice/core/floors';
 import { prebidFloorExport } from '@backoffice/core/floors-prebid';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AppContext } from '../src/context.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishers } from '../src/db/schema-reports.ts';
-import { prebidFloorRoutes } from '../src/modules/floors/prebid-route.ts';
 import { query } from '../src/reports-data/sql.ts';
 import { expectErrorEnvelope } from './auth-support.ts';
 import { dbOf, userWithAcl } from './firewall-fixtures.ts';
 import { body, createTestApp, type TestApp } from './helpers.ts';
-import type * as FloorsRoutes from '../src/modules/floors/routes.ts';
-
-// The floors module registers prebidFloorRoutes from its routes.ts. While it does not (yet), this
-// file registers them in the same scope itself; once it does, this wrapper adds nothing.
-vi.mock('../src/modules/floors/routes.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof FloorsRoutes>();
-  return {
-    ...original,
-    floorRoutes: async (app: FastifyInstance, ctx: AppContext) => {
-      let registered = false;
-      app.addHook('onRoute', (route) => {
-        if (route.url === '/v1/floors/prebid/:publisherId') registered = true;
-      });
-      await original.floorRoutes(app, ctx);
-      if (!registered) await prebidFloorRoutes(app, ctx);
-    },
-  };
-});
 
 interface Report {
   publisher: { id: number; name: string };
