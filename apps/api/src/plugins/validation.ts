@@ -3,12 +3,12 @@
  * @backoffice/core, and the OpenAPI document gets their JSON Schema. Validation failures become
  * a 400 envelope with error.validation and a field -> message-key map.
  */
-import type { FastifyInstance, FastifySchema, FastifyTypeProvider } from 'fastify';
+import type { FastifyInstance, FastifySchema, FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
 import { z } from 'zod';
 import { noQuerySchema } from '@backoffice/core/schemas/envelope';
 import { findUnsafeText, INVALID_TEXT } from '@backoffice/core/text';
 import { issuesToErrors } from '@backoffice/core/validation-errors';
-import { badRequest } from '../lib/errors.ts';
+import { AppError, badRequest } from '../lib/errors.ts';
 import { requiredAction, type RouteAuth } from './auth.ts';
 
 function isZod(schema: unknown): schema is z.ZodType {
@@ -27,6 +27,31 @@ export class ValidationError extends Error {
 }
 
 export { issuesToErrors };
+
+/**
+ * A route validator for a screen with its own message keys (report.…, perf_report.…): the same zod
+ * schemas as the global validator, but a key of the screen's own set on the schema wins over the
+ * generic required/invalid-type keys, and the envelope's `message` is the first such key (the
+ * `headline` keys first, the spec's main rules) so the screen can show the spec's text directly;
+ * `errors` still maps every field to its key.
+ */
+// `any`: Fastify types the compiler with the route's whole schema object; it is called per part (a zod schema).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function domainValidator(prefixes: readonly string[], headline: readonly string[] = []): FastifySchemaCompiler<any> {
+  const own = (key: string) => prefixes.some((p) => key.startsWith(p));
+  return ({ schema }) => {
+    const zodSchema = schema as z.ZodType;
+    return (data: unknown) => {
+      const result = zodSchema.safeParse(data === null || data === undefined ? {} : data);
+      if (result.success) return { value: result.data };
+      const errors = issuesToErrors(result.error.issues);
+      for (const issue of result.error.issues) if (typeof issue.message === 'string' && own(issue.message)) errors[issue.path.join('.') || '_'] = issue.message;
+      const keys = Object.values(errors);
+      const message = headline.find((k) => keys.includes(k)) ?? keys.find(own) ?? 'error.validation';
+      return { error: new AppError(400, message, { errors }) };
+    };
+  };
+}
 
 /**
  * Fastify's type provider for zod route schemas (the equivalent of fastify-type-provider-zod,

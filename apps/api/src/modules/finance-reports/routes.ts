@@ -21,43 +21,18 @@ import {
 } from '@backoffice/core/finance-reports';
 import { localeFromAcceptLanguage, translate, type Locale } from '@backoffice/core/i18n/catalogues';
 import { fractionToPercent } from '@backoffice/core/performance-report';
-import { issuesToErrors } from '@backoffice/core/validation-errors';
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
-import type { z } from 'zod';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { sendTableFile, type TableCell } from '../../lib/table-file.ts';
-import type { ZodTypeProvider } from '../../plugins/validation.ts';
+import { domainValidator, type ZodTypeProvider } from '../../plugins/validation.ts';
 import { financeEntities, financeReport } from './service.ts';
 
 const PERMISSION = { resource: FINANCE_REPORTS_RESOURCE, action: 'read' } as const;
 const OWN_PREFIXES = ['finance_reports.', 'report.'];
 
-// `any`: Fastify types the compiler with the route's whole schema object; it is called per part (a zod schema).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const financeValidator: FastifySchemaCompiler<any> = ({ schema }) => {
-  const zodSchema = schema as z.ZodType;
-  return (data: unknown) => {
-    const result = zodSchema.safeParse(data ?? {});
-    if (result.success) return { value: result.data };
-    const errors = issuesToErrors(result.error.issues);
-    for (const issue of result.error.issues) {
-      if (OWN_PREFIXES.some((p) => issue.message.startsWith(p)))
-        errors[issue.path.join('.') || '_'] = issue.message;
-    }
-    const keys = Object.values(errors);
-    return {
-      error: new AppError(
-        400,
-        keys.find((k) => OWN_PREFIXES.some((p) => k.startsWith(p))) ?? 'error.validation',
-        {
-          errors,
-        },
-      ),
-    };
-  };
-};
+const financeValidator = domainValidator(OWN_PREFIXES);
 
 interface ExportColumn {
   title: string;

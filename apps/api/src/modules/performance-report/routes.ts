@@ -45,14 +45,12 @@ import {
   type PerformanceWindows,
   type TimeWindow,
 } from '@backoffice/core/performance-report';
-import { issuesToErrors } from '@backoffice/core/validation-errors';
-import type { FastifyInstance, FastifyReply, FastifySchemaCompiler, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { sendTableFile } from '../../lib/table-file.ts';
-import type { ZodTypeProvider } from '../../plugins/validation.ts';
+import { domainValidator, type ZodTypeProvider } from '../../plugins/validation.ts';
 import { DAY_MS, HOUR_MS } from '../../reports-data/rollups.ts';
 import { queryPrepared } from '../../reports-data/prepared.ts';
 import { datasetRange } from '../reports/service.ts';
@@ -64,28 +62,7 @@ const PERMISSION = { resource: PERFORMANCE_REPORT_RESOURCE, action: 'read' } as 
 
 const OWN_PREFIXES = ['perf_report.', 'report.'];
 
-// `any`: Fastify types the compiler with the route's whole schema object; it is called per part (a zod schema).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const performanceValidator: FastifySchemaCompiler<any> = ({ schema }) => {
-  const zodSchema = schema as z.ZodType;
-  return (data: unknown) => {
-    const result = zodSchema.safeParse(data ?? {});
-    if (result.success) return { value: result.data };
-    const errors = issuesToErrors(result.error.issues);
-    for (const issue of result.error.issues) {
-      if (OWN_PREFIXES.some((p) => issue.message.startsWith(p)))
-        errors[issue.path.join('.') || '_'] = issue.message;
-    }
-    const keys = Object.values(errors);
-    return {
-      error: new AppError(
-        400,
-        keys.find((k) => OWN_PREFIXES.some((p) => k.startsWith(p))) ?? 'error.validation',
-        { errors },
-      ),
-    };
-  };
-};
+const performanceValidator = domainValidator(OWN_PREFIXES);
 
 // ---------------------------------------------------------------------------------------------
 // SQL
