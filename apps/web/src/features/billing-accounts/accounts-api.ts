@@ -17,8 +17,8 @@ import type { BillingSide } from '@backoffice/core/billing-api';
 import { CURRENCIES } from '@backoffice/core/resources/companies';
 import { PAYMENT_TERMS } from '@backoffice/core/resources/demand-partners';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiExportButtonProps } from '../../components/api-export-button.tsx';
 import { api } from '../../lib/api.ts';
-import { downloadApiFile } from '../../lib/api-file.ts';
 import type { FetchError } from '../../lib/fetch-client.ts';
 
 /** What the list shows, as the URL says it (anything that does not parse falls back to its default). */
@@ -130,6 +130,7 @@ export function useSaveTerms(side: BillingSide) {
 }
 
 /** Downloads the filtered list (the server writes the file); answers its name. */
-export function exportAccounts(side: BillingSide, view: AccountsView, format: 'csv' | 'xlsx'): Promise<string> {
-  return downloadApiFile(`/v1/${base(side)}/export`, { ...apiQuery(view, false), format }, `${accountsExportName(side)}.${format}`);
+/** What the list's export button downloads: the accounts as filtered (components/api-export-button). */
+export function accountsExport(side: BillingSide, view: AccountsView): ApiExportButtonProps {
+  return { path: `/v1/${base(side)}/export`, query: apiQuery(view, false), name: accountsExportName(side) };
 }

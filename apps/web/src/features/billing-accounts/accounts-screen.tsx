@@ -8,7 +8,7 @@
  * a card per account on a phone. An account opens in a drawer with its statement, billing
  * information, terms and history.
  */
-import { ArrowDownOutlined, ArrowUpOutlined, DownOutlined, DownloadOutlined, FilterOutlined, SettingOutlined } from '@ant-design/icons';
+import { ArrowDownOutlined, ArrowUpOutlined, FilterOutlined, SettingOutlined } from '@ant-design/icons';
 import {
   ACCOUNT_PAGE_SIZES,
   ACCOUNT_SORTS,
@@ -25,16 +25,16 @@ import type { SorterResult, SortOrder } from 'antd/es/table/interface';
 import { useEffect, useMemo, useState, type HTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { ApiExportButton } from '../../components/api-export-button.tsx';
 import { MoneyCell } from '../../components/money-cell.tsx';
-import { useNotice } from '../../components/use-notice.ts';
-import { errorText, isSessionError } from '../../lib/api.ts';
+import { errorText } from '../../lib/api.ts';
 import { useSession } from '../../lib/session-store.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
 import { useUrlState } from '../../lib/use-url-state.ts';
 import { useViewport } from '../../lib/use-viewport.ts';
 import { AccountDrawer, ACCOUNT_TABS, type AccountTab } from './account-drawer.tsx';
 import { AccountBadges, FigureCell, figureClass, type Figure } from './account-parts.tsx';
-import { exportAccounts, filterCount, readView, useAccounts, type AccountsView, type ViewPatch } from './accounts-api.ts';
+import { accountsExport, filterCount, readView, useAccounts, type AccountsView, type ViewPatch } from './accounts-api.ts';
 import '../../resources/resources.css';
 import './billing-accounts.css';
 
@@ -130,7 +130,6 @@ function SearchBox({ value, onApply }: { value: string; onApply: (v: string) => 
 
 export function AccountsScreen({ side, title }: { side: BillingSide; title: string }) {
   const { t } = useTranslation();
-  const notice = useNotice();
   const location = useLocation();
   const [params, update] = useUrlState();
   const view = useMemo(() => readView(params), [params]);
@@ -138,7 +137,6 @@ export function AccountsScreen({ side, title }: { side: BillingSide; title: stri
   const { isMobile } = useViewport();
   const [visible, setVisible] = useVisibleColumns(side);
   const [filtersOpen, setFiltersOpen] = useState(false);
-  const [exporting, setExporting] = useState(false);
   const data = accounts.data;
   const filters = filterCount(view);
   const tab: AccountTab = (ACCOUNT_TABS as readonly string[]).includes(view.tab ?? '') ? (view.tab as AccountTab) : 'statement';
@@ -152,16 +150,6 @@ export function AccountsScreen({ side, title }: { side: BillingSide; title: stri
   };
   const open = (id: number) => update({ account: String(id), tab: null });
 
-  const doExport = async (format: 'csv' | 'xlsx') => {
-    setExporting(true);
-    try {
-      await exportAccounts(side, view, format);
-    } catch (error) {
-      if (!isSessionError(error)) void notice.error(errorText(error));
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const sort = parseAccountSort(view.sort);
   const orderOf = (key: string): SortOrder => (sort.field === key ? (sort.desc ? 'descend' : 'ascend') : null);
@@ -276,20 +264,7 @@ export function AccountsScreen({ side, title }: { side: BillingSide; title: stri
               </Button>
             </Dropdown>
           ) : null}
-          <Dropdown
-            trigger={['click']}
-            disabled={!data || data.total === 0}
-            menu={{
-              items: [
-                { key: 'csv', label: 'CSV', onClick: () => void doExport('csv') },
-                { key: 'xlsx', label: 'XLSX', onClick: () => void doExport('xlsx') },
-              ],
-            }}
-          >
-            <Button icon={<DownloadOutlined />} loading={exporting} data-testid="accounts-export">
-              {t('resource.export')} <DownOutlined />
-            </Button>
-          </Dropdown>
+          <ApiExportButton {...accountsExport(side, view)} disabled={!data || data.total === 0} testId="accounts-export" />
         </Space>
       </div>
 

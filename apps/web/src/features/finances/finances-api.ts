@@ -19,8 +19,8 @@ import {
 } from '@backoffice/core/finances';
 import { isIsoDate } from '@backoffice/core/dates';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiExportButtonProps } from '../../components/api-export-button.tsx';
 import { api } from '../../lib/api.ts';
-import { downloadApiFile } from '../../lib/api-file.ts';
 import type { FetchError } from '../../lib/fetch-client.ts';
 
 export interface FinancesView {
@@ -168,6 +168,7 @@ export function useResend(team: FinanceTeam, id: number) {
   });
 }
 
-export function exportEntries(team: FinanceTeam, view: FinancesView, format: 'csv' | 'xlsx'): Promise<string> {
-  return downloadApiFile(`/v1/${base(team)}/export`, { ...apiQuery(view, false), format }, `${financesExportName(team)}.${format}`);
+/** What the list's export button downloads: the entries as filtered (components/api-export-button). */
+export function entriesExport(team: FinanceTeam, view: FinancesView): ApiExportButtonProps {
+  return { path: `/v1/${base(team)}/export`, query: apiQuery(view, false), name: financesExportName(team) };
 }

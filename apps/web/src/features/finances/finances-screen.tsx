@@ -6,7 +6,7 @@
  * the details with the e-mail's status (sent, failed with its error and "send again", not
  * requested), the edit form and the history.
  */
-import { DownOutlined, DownloadOutlined, MailOutlined, PlusOutlined } from '@ant-design/icons';
+import { MailOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   EMAIL_STATUSES,
   FINANCE_ITEMS,
@@ -17,11 +17,12 @@ import {
   type FinanceEntry,
   type FinanceTeam,
 } from '@backoffice/core/finances';
-import { Alert, App, Button, Descriptions, Drawer, Dropdown, Empty, List, Result, Select, Skeleton, Space, Table, Tabs, Typography, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Descriptions, Drawer, Empty, List, Result, Select, Skeleton, Space, Table, Tabs, Typography, type TableColumnsType } from 'antd';
 import type { SorterResult, SortOrder } from 'antd/es/table/interface';
 import { useMemo, useState, type HTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { ApiExportButton } from '../../components/api-export-button.tsx';
 import { DateRangeInput } from '../../components/date-range-input.tsx';
 import { MoneyCell } from '../../components/money-cell.tsx';
 import { useLocale } from '../../components/use-locale.ts';
@@ -32,7 +33,7 @@ import { useUrlState } from '../../lib/use-url-state.ts';
 import { useViewport } from '../../lib/use-viewport.ts';
 import { StatusTag, formatDateTime, type StatusTone } from '../../resources/resource-cells.tsx';
 import { EntryForm } from './entry-form.tsx';
-import { exportEntries, filterCount, readView, useCreateEntry, useEntries, useEntry, useEntryHistory, useOptions, useResend, useUpdateEntry, type FinancesView, type ViewPatch } from './finances-api.ts';
+import { entriesExport, filterCount, readView, useCreateEntry, useEntries, useEntry, useEntryHistory, useOptions, useResend, useUpdateEntry, type FinancesView, type ViewPatch } from './finances-api.ts';
 import '../../resources/resources.css';
 import './finances.css';
 
@@ -277,14 +278,12 @@ function EntryDrawer({ team, view, onView }: { team: FinanceTeam; view: Finances
 
 export function FinancesScreen({ team }: { team: FinanceTeam }) {
   const { t } = useTranslation();
-  const notice = useNotice();
   const location = useLocation();
   const [params, update] = useUrlState();
   const view = useMemo(() => readView(params), [params]);
   const list = useEntries(team, view);
   const canWrite = usePermission(FINANCES_RESOURCE, 'write');
   const { isMobile, isTablet } = useViewport();
-  const [exporting, setExporting] = useState(false);
   const data = list.data;
   const filters = filterCount(view);
   // Narrower screens keep the columns a person scans for (the rest is in the entry's drawer).
@@ -295,16 +294,6 @@ export function FinancesScreen({ team }: { team: FinanceTeam }) {
     next.set('entry', String(id));
     next.delete('tab');
     return { search: `?${next.toString()}` };
-  };
-  const doExport = async (format: 'csv' | 'xlsx') => {
-    setExporting(true);
-    try {
-      await exportEntries(team, view, format);
-    } catch (error) {
-      if (!isSessionError(error)) void notice.error(errorText(error));
-    } finally {
-      setExporting(false);
-    }
   };
   const sort = parseFinanceSort(view.sort);
   const orderOf = (key: string): SortOrder => (sort.field === key ? (sort.desc ? 'descend' : 'ascend') : null);
@@ -347,20 +336,7 @@ export function FinancesScreen({ team }: { team: FinanceTeam }) {
               {t('finances.new')}
             </Button>
           ) : null}
-          <Dropdown
-            trigger={['click']}
-            disabled={!data || data.total === 0}
-            menu={{
-              items: [
-                { key: 'csv', label: 'CSV', onClick: () => void doExport('csv') },
-                { key: 'xlsx', label: 'XLSX', onClick: () => void doExport('xlsx') },
-              ],
-            }}
-          >
-            <Button icon={<DownloadOutlined />} loading={exporting} data-testid="finances-export">
-              {t('resource.export')} <DownOutlined />
-            </Button>
-          </Dropdown>
+          <ApiExportButton {...entriesExport(team, view)} disabled={!data || data.total === 0} testId="finances-export" />
         </Space>
       </div>
 

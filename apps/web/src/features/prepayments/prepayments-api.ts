@@ -20,6 +20,7 @@ import {
   type PrepaymentsAnswer,
 } from '@backoffice/core/prepayments';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiExportButtonProps } from '../../components/api-export-button.tsx';
 import { api } from '../../lib/api.ts';
 import { downloadApiFile } from '../../lib/api-file.ts';
 import type { FetchError } from '../../lib/fetch-client.ts';
@@ -168,8 +169,9 @@ export function usePostSpend() {
   });
 }
 
-export function exportPrepayments(view: PrepaymentsView, format: 'csv' | 'xlsx'): Promise<string> {
-  return downloadApiFile('/v1/prepayments/export', { ...apiQuery(view, false), format }, `${PREPAYMENTS_EXPORT_NAME}.${format}`);
+/** What the list's export button downloads: the list as filtered (components/api-export-button). */
+export function prepaymentsExport(view: PrepaymentsView): ApiExportButtonProps {
+  return { path: '/v1/prepayments/export', query: apiQuery(view, false), name: PREPAYMENTS_EXPORT_NAME };
 }
 
 export function exportLedger(id: number, kind: EntryKind | null, format: 'csv' | 'xlsx'): Promise<string> {

@@ -6,14 +6,15 @@
  * yesterday on demand (confirmation; idempotent); CSV/XLSX export; a card per advertiser on a
  * phone. An advertiser opens its ledger in a drawer.
  */
-import { DownOutlined, DownloadOutlined, FieldTimeOutlined } from '@ant-design/icons';
+import { FieldTimeOutlined } from '@ant-design/icons';
 import { utcToday } from '@backoffice/core/billing-accounts';
 import { PREPAYMENT_PAGE_SIZES, dayBefore, parsePrepaymentSort, type PrepaymentAccount } from '@backoffice/core/prepayments';
-import { Alert, App, Button, Card, Dropdown, Empty, Input, Pagination, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Card, Empty, Input, Pagination, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
 import type { SorterResult, SortOrder } from 'antd/es/table/interface';
 import { useEffect, useMemo, useState, type HTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { ApiExportButton } from '../../components/api-export-button.tsx';
 import { MoneyCell } from '../../components/money-cell.tsx';
 import { useNotice } from '../../components/use-notice.ts';
 import { errorText, isSessionError } from '../../lib/api.ts';
@@ -23,7 +24,7 @@ import { useUrlState } from '../../lib/use-url-state.ts';
 import { useViewport } from '../../lib/use-viewport.ts';
 import { StatusTag } from '../../resources/resource-cells.tsx';
 import { LEDGER_TABS, LedgerDrawer, type LedgerTab } from './ledger-drawer.tsx';
-import { exportPrepayments, readView, usePostSpend, usePrepayments, type ViewPatch } from './prepayments-api.ts';
+import { prepaymentsExport, readView, usePostSpend, usePrepayments, type ViewPatch } from './prepayments-api.ts';
 import '../../resources/resources.css';
 import './prepayments.css';
 
@@ -64,7 +65,6 @@ export default function PrepaymentsPage() {
   const postSpend = usePostSpend();
   const canWrite = usePermission('/v1/prepayments', 'write');
   const { isMobile } = useViewport();
-  const [exporting, setExporting] = useState(false);
   const data = list.data;
   const tab: LedgerTab = (LEDGER_TABS as readonly string[]).includes(view.tab ?? '') ? (view.tab as LedgerTab) : 'ledger';
   const apply = (patch: ViewPatch) => update({ page: null, ...patch });
@@ -76,16 +76,6 @@ export default function PrepaymentsPage() {
   };
   const open = (id: number) => update({ advertiser: String(id), tab: null, lpage: null, kind: null });
 
-  const doExport = async (format: 'csv' | 'xlsx') => {
-    setExporting(true);
-    try {
-      await exportPrepayments(view, format);
-    } catch (error) {
-      if (!isSessionError(error)) void notice.error(errorText(error));
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const confirmPostSpend = () => {
     const through = dayBefore(utcToday());
@@ -168,20 +158,7 @@ export default function PrepaymentsPage() {
               {t('prepayments.post_spend')}
             </Button>
           ) : null}
-          <Dropdown
-            trigger={['click']}
-            disabled={!data || data.total === 0}
-            menu={{
-              items: [
-                { key: 'csv', label: 'CSV', onClick: () => void doExport('csv') },
-                { key: 'xlsx', label: 'XLSX', onClick: () => void doExport('xlsx') },
-              ],
-            }}
-          >
-            <Button icon={<DownloadOutlined />} loading={exporting} data-testid="prepayments-export">
-              {t('resource.export')} <DownOutlined />
-            </Button>
-          </Dropdown>
+          <ApiExportButton {...prepaymentsExport(view)} disabled={!data || data.total === 0} testId="prepayments-export" />
         </Space>
       </div>
 
