@@ -20,6 +20,8 @@ export interface Config {
   host: string;
   /** PGlite data folder; ':memory:' for an in-memory database. Ignored when databaseUrl is set. */
   dataDir: string;
+  /** The storage adapter's folder (lib/storage.ts): files the server keeps, such as impression-log extracts. */
+  storageDir: string;
   /** postgres://… to use a PostgreSQL server instead of the embedded PGlite. */
   databaseUrl: string | null;
   /** HS256 secret; when empty a random one is generated once and stored in the database. */
@@ -147,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     firewallAdapter: adapter,
     firewallNginxFile: path.resolve(env.FIREWALL_NGINX_FILE ?? path.join(dataDir === ':memory:' ? REPO_ROOT : dataDir, 'firewall', 'allow.conf')),
     firewallReloadCmd: env.FIREWALL_RELOAD_CMD ?? 'nginx -t -q && nginx -s reload',
+    storageDir: path.resolve(env.STORAGE_DIR ?? path.join(dataDir === ':memory:' ? path.join(REPO_ROOT, '.data') : dataDir, 'storage')),
     jobs: bool(env.JOBS, true),
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     bodyLimit: int(env.BODY_LIMIT, 1024 * 1024),

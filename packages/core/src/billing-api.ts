@@ -140,6 +140,8 @@ export interface BillingRowDto {
   other_side: string;
   /** The counterparty's figure when it replaces ours, or null. */
   revenue_network: string | null;
+  /** `manual`: revenue_network holds the partner-reported figures (/utils/ssp/stats-manual, issue 24). */
+  revenue_source: 'warehouse' | 'manual';
   carried_in: string;
   carried_from: { id: number; month: string; amount: string }[];
   /** What the row bills: (revenue network or ours) + carried in, to the cent. */

@@ -144,6 +144,8 @@ export const APP_ROUTES: readonly AppRoute[] = [
   r('/utils/ip', 'ip_firewall'),
   r('/utils/ip/:id', 'ip_firewall'),
   r('/utils/scheduler', 'scheduler'),
+  r('/utils/scheduler/new', 'scheduler'),
+  r('/utils/scheduler/:id', 'scheduler'),
   r('/utils/jsonbuilder', 'jsonbuilder'),
   r('/utils/list_companies', 'list_companies'),
   r('/utils/list_companies/new', 'list_companies'),

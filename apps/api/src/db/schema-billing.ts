@@ -43,6 +43,8 @@ export const billingRows = pgTable(
     revenueOurs: money('revenue_ours').notNull().default('0'),
     otherSide: money('other_side').notNull().default('0'),
     revenueNetwork: money('revenue_network'),
+    /** warehouse | manual: `manual` when revenue_network holds the partner-reported figures (issue 24). */
+    revenueSource: text('revenue_source').notNull().default('warehouse'),
     carriedIn: money('carried_in').notNull().default('0'),
     /** The rows of earlier months accumulated into this one: [{ id, month, amount }]. */
     carriedFrom: jsonb('carried_from').$type<{ id: number; month: string; amount: string }[]>().notNull().default([]),

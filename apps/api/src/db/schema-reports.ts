@@ -89,6 +89,8 @@ export const demandPartners = pgTable(
     sellerIdAtPartner: text('seller_id_at_partner'),
     partnerDomain: text('partner_domain'),
     certificationAuthorityId: text('certification_authority_id'),
+    /** api | manual: whether the partner's figures come from its API or are entered by hand (issue 24). */
+    reporting: text('reporting').notNull().default('api'),
     ...resourceColumns(),
   },
   (t) => [

@@ -14,10 +14,15 @@ import { seedDemoBudgets } from './demo-budgets.ts';
 import { seedDemoFloors } from './demo-floors.ts';
 import { seedBillingAccountsDemo } from '../modules/billing-accounts/demo.ts';
 import { seedBillingDemo } from '../modules/billing/demo.ts';
+import { seedPartnerStatsDemo } from '../modules/partner-stats/demo.ts';
 import { seedInvoiceIssuers, seedInvoicesDemo } from '../modules/invoices/demo.ts';
 import { seedPrepaymentsDemo } from '../modules/prepayments/demo.ts';
 import { seedFinancesDemo } from '../modules/finances/demo.ts';
 import { seedPayoutsDemo } from '../modules/payouts/demo.ts';
+import { seedImpressionLogsDemo } from '../modules/impression-logs/demo.ts';
+import { seedDiscrepancyDemo } from '../modules/discrepancy/demo.ts';
+import { seedSspLogsDemo } from '../modules/ssp-logs/demo.ts';
+import { seedSchedulerDemo } from '../modules/scheduler/demo.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -157,11 +162,16 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
       await seedDemoBudgets(database);
       await seedDemoFloors(database);
       await seedBillingAccountsDemo(database.db);
+      await seedPartnerStatsDemo(database);
       await seedBillingDemo(database);
       await seedInvoicesDemo(database);
       await seedPrepaymentsDemo(database);
       await seedFinancesDemo(database);
       await seedPayoutsDemo(database);
+      await seedImpressionLogsDemo(database);
+      await seedDiscrepancyDemo(database);
+      await seedSspLogsDemo(database);
+      await seedSchedulerDemo(database);
     }
   }
   // A data set loaded by an earlier version lacks the rollups and levels added since: build them

@@ -13,13 +13,16 @@ import { companyRoutes } from './companies/routes.ts';
 import { endpointRoutes } from './endpoints/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { demandPartnerRoutes } from './demand-partners/routes.ts';
+import { discrepancyRoutes } from './discrepancy/routes.ts';
 import { dataviewerScheduleRoutes } from './dataviewer-schedules/routes.ts';
 import { dataviewerRoutes } from './dataviewers/routes.ts';
 import { dealRoutes } from './deals/routes.ts';
 import { financeReportRoutes } from './finance-reports/routes.ts';
+import { sspLogRoutes } from './ssp-logs/routes.ts';
 import { floorRoutes } from './floors/routes.ts';
 import { firewallRoutes } from './firewall/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { impressionLogRoutes } from './impression-logs/routes.ts';
 import { performanceReportRoutes } from './performance-report/routes.ts';
 import { precreationRoutes } from './precreation/routes.ts';
 import { prepaymentRoutes } from './prepayments/routes.ts';
@@ -28,7 +31,9 @@ import { publisherRoutes } from './publishers/routes.ts';
 import { qpsRoutes } from './qps/routes.ts';
 import { reportsRoutes } from './reports/routes.ts';
 import { staffRoutes } from './staff/routes.ts';
+import { schedulerRoutes } from './scheduler/routes.ts';
+import { partnerStatsRoutes } from './partner-stats/routes.ts';
 
 export type ModuleRoutes = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes, billingAccountRoutes, invoiceRoutes, payoutRoutes, prepaymentRoutes, financeRoutes, financeReportRoutes];
+export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes, billingAccountRoutes, invoiceRoutes, payoutRoutes, prepaymentRoutes, financeRoutes, financeReportRoutes, impressionLogRoutes, partnerStatsRoutes, discrepancyRoutes, schedulerRoutes, sspLogRoutes];

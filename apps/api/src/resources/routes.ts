@@ -64,6 +64,12 @@ export interface ResourceOptions {
    * the 201 answer shows once besides the row (the token itself); never audited.
    */
   beforeCreate?: (data: Row) => { values?: Row; reveal?: Row };
+  /**
+   * Values computed from what a create or an update sends (by column name), written with them and
+   * audited as part of the row: a scheduled job's next run from its cron expression and, on create
+   * (`before` null), its owner.
+   */
+  derived?: (data: Row, caller: Caller, before: Row | null) => Row;
   /** Refuses a generic update of a row in a state that no longer takes one (throw an AppError). */
   beforeUpdate?: (before: Row) => void;
   /**
@@ -586,6 +592,7 @@ export function resourceRoutes(
             .values({
               ...values(data),
               ...Object.fromEntries(Object.entries(extra.values ?? {}).map(([name, v]) => [tsKeyOf(name), v])),
+              ...Object.fromEntries(Object.entries(opts.derived?.(data, caller, null) ?? {}).map(([name, v]) => [tsKeyOf(name), v])),
               [tsKeyOf('created_by')]: caller.id,
               [tsKeyOf('updated_by')]: caller.id,
             })
@@ -638,6 +645,7 @@ export function resourceRoutes(
               .update(table)
               .set({
                 ...values(data),
+                ...Object.fromEntries(Object.entries(opts.derived?.(data, caller, before) ?? {}).map(([name, v]) => [tsKeyOf(name), v])),
                 [tsKeyOf('version')]: sql`${columns.version!} + 1`,
                 [tsKeyOf('updated_at')]: sql`now()`,
                 [tsKeyOf('updated_by')]: caller.id,

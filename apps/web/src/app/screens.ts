@@ -22,6 +22,7 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   list_companies: () => import('../features/companies/companies-page.tsx'),
   agencies: () => import('../features/agencies/agencies-page.tsx'),
   ip_firewall: () => import('../features/firewall/firewall-page.tsx'),
+  impressions_log: () => import('../features/impression-logs/impression-logs-page.tsx'),
   endpoints_management: () => import('../features/endpoints/endpoints-page.tsx'),
   dp_ssp: () => import('../features/demand-partners/ssp-page.tsx'),
   dp_performance: () => import('../features/demand-partners/performance-page.tsx'),
@@ -47,6 +48,11 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   bs_supply_pending_payout: () => import('../features/payouts/supply-pending-page.tsx'),
   bp_publisher_payouts: () => import('../features/payouts/publisher-payouts-page.tsx'),
   bp_prepayments: () => import('../features/prepayments/prepayments-page.tsx'),
+  stats_manual: () => import('../features/partner-stats/stats-manual-page.tsx'),
+  amazon_csv: () => import('../features/partner-stats/amazon-csv-page.tsx'),
+  ssp_logs_tool: () => import('../features/ssp-logs/ssp-logs-page.tsx'),
+  logs_parametrization: () => import('../features/ssp-logs/parametrization-page.tsx'),
+  discrepancy: () => import('../features/discrepancy/discrepancy-page.tsx'),
   finances_supply: () => import('../features/finances/supply-page.tsx'),
   finances_demand: () => import('../features/finances/demand-page.tsx'),
   report_networks: () => import('../features/finance-reports/report-networks-page.tsx'),
@@ -54,6 +60,7 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   revenue_margin_report: () => import('../features/finance-reports/revenue-margin-page.tsx'),
   playon_acm: () => import('../features/finance-reports/playon-acm-page.tsx'),
   playon_networks: () => import('../features/finance-reports/playon-networks-page.tsx'),
+  scheduler: () => import('../features/scheduler/scheduler-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {

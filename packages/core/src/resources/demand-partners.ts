@@ -16,6 +16,7 @@ import { COMMON_FIELDS, defineResource } from './define.ts';
 import { decimalText, optionalEmail, optionalHostname, optionalText } from './field-schemas.ts';
 import { CURRENCIES } from './companies.ts';
 import { MAX_QPS_CAP, OPENRTB_VERSIONS } from './endpoints.ts';
+import { REPORTING_MODES } from '../partner-stats.ts';
 
 export const PARTNER_SIDES = ['ssp', 'performance'] as const;
 export type PartnerSide = (typeof PARTNER_SIDES)[number];
@@ -96,6 +97,8 @@ export const demandPartnerFieldsSchema = z.strictObject({
   seller_id_at_partner: optionalText(100),
   partner_domain: optionalHostname('demand_partner.domain_invalid'),
   certification_authority_id: optionalText(64),
+  // reporting (issue 24): manual partners' figures are entered on /utils/ssp/stats-manual
+  reporting: z.enum(REPORTING_MODES, { error: 'error.invalid_value' }).default('api'),
 });
 
 /** Geo allow and deny lists may not name the same country. */
@@ -152,6 +155,7 @@ export const demandPartners = defineResource({
     seller_id_at_partner: { label: 'demand_partner.seller_id_at_partner', type: 'text', group: 'transparency' },
     partner_domain: { label: 'demand_partner.partner_domain', type: 'text', group: 'transparency' },
     certification_authority_id: { label: 'demand_partner.certification_authority_id', type: 'text', group: 'transparency' },
+    reporting: { label: 'demand_partner.reporting', type: 'enum', options: REPORTING_MODES, list: true, sort: true, filter: 'in', group: 'commercial' },
     version: COMMON_FIELDS.version,
     created_at: COMMON_FIELDS.created_at,
     updated_at: COMMON_FIELDS.updated_at,

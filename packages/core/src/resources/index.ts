@@ -10,6 +10,7 @@ import { firewallEntries } from './firewall-entries.ts';
 import { precreation } from './precreation.ts';
 import { publishers } from './publishers.ts';
 import { savedDataviewers } from './saved-dataviewers.ts';
+import { scheduledJobs } from './scheduled-jobs.ts';
 
 export const RESOURCES: Readonly<Record<string, ResourceDef>> = {
   companies,
@@ -22,4 +23,5 @@ export const RESOURCES: Readonly<Record<string, ResourceDef>> = {
   saved_dataviewers: savedDataviewers,
   budgets,
   deals,
+  scheduled_jobs: scheduledJobs,
 };

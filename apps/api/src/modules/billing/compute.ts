@@ -25,6 +25,7 @@ import { HOUR_MS, LEVELS } from '../../reports-data/rollups.ts';
 import { transaction, type QueryFn } from '../../reports-data/sql.ts';
 import { decompose, type Segment } from '../reports/engine.ts';
 import { sourceStats } from '../reports/service.ts';
+import { applyReportedFigures } from '../partner-stats/billing.ts';
 
 /** One computed line: micro-units as text (bigint sums). */
 export interface ComputedLine {
@@ -241,6 +242,8 @@ export async function writeMonth(
      WHERE side = $1 AND kind = $2 AND month = $3 AND state = 'open' AND computed_at IS DISTINCT FROM now()`,
     [side, kind, month],
   );
+  // Partner-reported days (issue 24) replace the warehouse's revenue on open rows (decision 034).
+  if (side === 'ssp' && kind === 'advertiser') await applyReportedFigures(q, month, userId);
   return {
     inserted: Number(res!.inserted),
     updated: Number(res!.updated),

@@ -49,7 +49,7 @@ export const PENDING_SQL = 'CASE WHEN b.received_payment_date IS NOT NULL THEN 0
 
 /** The columns every read takes (b: billing_rows). */
 export const ROW_SELECT = `b.id, b.side, b.kind, b.month, b.counterparty_type, b.counterparty_id, b.product, b.currency,
-  b.revenue_ours::text, b.other_side::text, b.revenue_network::text, b.carried_in::text, b.carried_from,
+  b.revenue_ours::text, b.other_side::text, b.revenue_network::text, b.revenue_source, b.carried_in::text, b.carried_from,
   b.revenue_gross::text, b.paid_revenue::text, b.received_payment_date::text, b.document_id, b.charged,
   b.min_amount::text, b.payment_terms, b.demand_partners, b.description, b.state, b.accumulated_into, b.netting_id,
   b.version, b.computed_at, b.confirmed_at, b.approved_at,
@@ -135,6 +135,7 @@ export function toDto(r: RawRow, acl: Acl | null, today: string): BillingRowDto 
     revenue_ours: amount6(r.revenue_ours),
     other_side: amount6(r.other_side),
     revenue_network: r.revenue_network === null ? null : amount6(r.revenue_network),
+    revenue_source: r.revenue_source === 'manual' ? 'manual' : 'warehouse',
     carried_in: amount6(r.carried_in),
     carried_from: (r.carried_from as BillingRowDto['carried_from']) ?? [],
     revenue_gross: gross,

@@ -39,6 +39,8 @@ import { query } from '../../reports-data/sql.ts';
 import { domainValidator } from '../reports/validation.ts';
 import { datasetRange, runReport } from '../reports/service.ts';
 import type { ZodTypeProvider } from '../../plugins/validation.ts';
+import { discrepancyWaiting } from '../discrepancy/service.ts';
+import { canUseScheduler, recentFailures } from '../scheduler/service.ts';
 
 /** Local midnight of the day `offsetDays` away from the local day of `ms`. */
 function localMidnight(ms: number, tz: string, offsetDays = 0): number {
@@ -227,8 +229,9 @@ export async function dashboard(ctx: AppContext, caller: Caller, tz: string, sec
         items: expiring.map((e) => ({ id: Number(e.id), ip: e.ip, expires_at: new Date(e.expires_at).toISOString() })),
       },
       { kind: 'payouts', label: 'dashboard.waiting.payouts', link: '/billing_performance/publishers_reports', count: 0, items: [] },
-      { kind: 'discrepancies', label: 'dashboard.waiting.discrepancies', link: '/process/discrepancy', count: 0, items: [] },
-      { kind: 'scheduler_failures', label: 'dashboard.waiting.scheduler_failures', link: '/utils/scheduler', count: 0, items: [] },
+      { kind: 'discrepancies', label: 'dashboard.waiting.discrepancies', link: '/process/discrepancy', ...(await discrepancyWaiting(ctx.database, caller)) },
+      // Failed runs of the last 7 days whose job has not succeeded since (scheduler readers only).
+      { kind: 'scheduler_failures', label: 'dashboard.waiting.scheduler_failures', link: '/utils/scheduler', ...(canUseScheduler(caller, 'read') ? await recentFailures(ctx.database) : { count: 0, items: [] }) },
     ];
   }
   return out;

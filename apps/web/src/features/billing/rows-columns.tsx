@@ -5,6 +5,7 @@
  * each person shows by default (the chooser and its memory: components/column-chooser.tsx).
  */
 import { BILLING_SORTS, type BillingRowDto } from '@backoffice/core/billing-api';
+import { StatusTag } from '../../resources/resource-cells.tsx';
 import type { ReactNode } from 'react';
 import type { DataColumn } from '../../components/data-table.tsx';
 import { MoneyCell } from '../../components/money-cell.tsx';
@@ -84,7 +85,16 @@ export function cellOf(key: ColumnKey, r: BillingRowDto, t: Translate): ReactNod
       return r.revenue_network === null ? (
         <span className="bo-bill-muted">{t('billing.ui.ours')}</span>
       ) : (
-        <MoneyCell amount={r.revenue_network} currency={r.currency} />
+        <>
+          <MoneyCell amount={r.revenue_network} currency={r.currency} />
+          {r.revenue_source === 'manual' ? (
+            <span title={t('billing.revenue_source.manual_help')} className="bo-bill-manual">
+              <StatusTag tone="info" testId={`billing-manual-${r.id}`}>
+                {t('billing.revenue_source.manual')}
+              </StatusTag>
+            </span>
+          ) : null}
+        </>
       );
     case 'carried_in':
       return <CarriedInCell row={r} />;
