@@ -16,6 +16,7 @@ import { ActionModal } from '../../components/action-modal.tsx';
 import { ApiExportButton } from '../../components/api-export-button.tsx';
 import { DataTable, EmptyList, ListError, sortChoices, useFreshSelection, type DataColumn } from '../../components/data-table.tsx';
 import { MoneyCell } from '../../components/money-cell.tsx';
+import { NumberCell } from '../../components/number-cell.tsx';
 import { useApiAction } from '../../components/use-api-action.ts';
 import { api } from '../../lib/api.ts';
 import { FetchError } from '../../lib/fetch-client.ts';
@@ -141,8 +142,8 @@ export function ReviewDrawer({ view, onView, onClose }: { view: DiscrepancyView;
     { key: 'decision', title: t('discrepancy.col.decision'), render: decisionCell },
     { key: 'accepted', title: t('discrepancy.col.accepted'), align: 'right', render: (r) => (r.accepted_revenue === null ? '—' : <MoneyCell amount={r.accepted_revenue} currency={r.currency} />) },
     { key: 'act', title: '', render: (r) => decideButton(r) },
-    { key: 'ours_imp', title: t('discrepancy.col.ours_impressions'), align: 'right', render: (r) => r.ours_impressions.toLocaleString() },
-    { key: 'theirs_imp', title: t('discrepancy.col.theirs_impressions'), align: 'right', render: (r) => r.theirs_impressions.toLocaleString() },
+    { key: 'ours_imp', title: t('discrepancy.col.ours_impressions'), align: 'right', render: (r) => <NumberCell value={r.ours_impressions} decimals={0} /> },
+    { key: 'theirs_imp', title: t('discrepancy.col.theirs_impressions'), align: 'right', render: (r) => <NumberCell value={r.theirs_impressions} decimals={0} /> },
     { key: 'imp_delta', title: t('discrepancy.col.impressions_delta'), align: 'right', render: (r) => pct(r.impressions_delta_pct) },
   ];
   const list = [...selected.values()];
