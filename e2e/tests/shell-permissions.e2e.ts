@@ -56,7 +56,8 @@ describe('permissions', () => {
     await withPage(browser, {}, async (page) => {
       await signIn(page, DEMO.schedulerViewer, { via: 'api' });
       await page.goto('/en/utils/scheduler');
-      await page.getByTestId('being-built').getByRole('heading', { name: 'Scheduler' }).waitFor();
+      await page.getByRole('heading', { name: 'Scheduler', level: 1 }).waitFor();
+      expect(await page.getByTestId('being-built').count()).toBe(0);
       const sidebar = await openSidebar(page);
       await sidebar.getByText('Settings', { exact: true }).waitFor();
       await expect.poll(() => menuLink(page, 'Scheduler').count()).toBe(1);
@@ -81,7 +82,8 @@ describe('permissions', () => {
       await sidebar.getByTestId('menu-search').fill('parametrization');
       await menuLink(page, 'Logs parametrization').waitFor();
       await page.goto('/en/utils/ssp/logs-data/parametrization');
-      await page.getByTestId('being-built').getByRole('heading', { name: 'Logs parametrization' }).waitFor();
+      await page.getByRole('heading', { name: 'Logs parametrization', level: 1 }).waitFor();
+      expect(await page.getByTestId('being-built').count()).toBe(0);
     });
   });
 

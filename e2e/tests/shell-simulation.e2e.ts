@@ -105,7 +105,7 @@ describe('simulation', () => {
       await expect.poll(() => statusWith(page, simToken, '/v1/reports/catalog')).toBe(401);
       expect(await statusWith(page, (await storedSession(page))!.state.user!.token, '/v1/admin/role')).toBe(200);
       await page.goto('/en/utils/scheduler');
-      await page.getByTestId('being-built').getByRole('heading', { name: 'Scheduler' }).waitFor();
+      await page.getByRole('heading', { name: 'Scheduler', level: 1 }).waitFor();
     });
   });
 

@@ -113,6 +113,8 @@ describe('ssp logs', () => {
       expect(after).toMatchObject({ active: true, sampling: true, sample_rate_pct: 40, duration_mode: 'minutes', duration_minutes: 30, partner_scope: 'partners', partner_ids: [partner.id] });
       expect(Date.parse(after.ends_at!) - Date.parse(after.started_at!)).toBe(30 * 60_000);
       await expect.poll(async () => (await page.getByTestId('ssp-param-history').locator('.ant-timeline-item').first().textContent()) ?? '').toMatch(/Setting changed.*Carmen Ortega.*sample_rate_pct: 10 → 40/);
+      // A just-clicked primary button keeps antd's lighter hover colour under the pointer.
+      await page.mouse.move(0, 0);
       await expectNoSeriousViolations(page, 'parametrization');
       // Back on the tool, the status says it samples.
       await page.getByTestId('ssp-param-to-tool').click();
