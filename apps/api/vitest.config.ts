@@ -11,9 +11,8 @@ export default defineProject({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // One module graph per worker, not per file: importing the app took ~2.5 s of every file's time
-    // (half the step). Each file still builds its own app on its own database copy; nothing else is
-    // shared between files (docs/decisions/036-suite-budget-api-tests-share-modules.md).
-    isolate: false,
+    // One module graph per worker, not per file (the root config's forks pool: Vitest reads the
+    // isolation of a pool there, not per project). Each file still builds its own app on its own
+    // database copy (docs/decisions/036-suite-budget-api-tests-share-modules.md).
   },
 });

@@ -40,6 +40,36 @@ export async function apiLogin(mail: string, password = DEMO_PASSWORD, remember 
   return body.data;
 }
 
+/** GET an API path with a session's token; answers the envelope's data (throws on an error). */
+export async function apiGet<T>(token: string, apiPath: string): Promise<T> {
+  const res = await fetch(`${getBaseURL()}${apiPath}`, { headers: { authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { status: string; message?: string; data: T };
+  if (!res.ok || body.status !== 'success') throw new Error(`GET ${apiPath}: ${res.status} ${body.message ?? ''}`);
+  return body.data;
+}
+
+const tokens = new Map<string, string>();
+
+/**
+ * GET `/v1/<apiPath>` as a demo person (signed in through the API once per test file; signed in
+ * again when that session has ended) and answers the envelope's data.
+ */
+export async function apiGetAs<T>(mail: string, apiPath: string): Promise<T> {
+  for (const fresh of [false, true]) {
+    let token = fresh ? undefined : tokens.get(mail);
+    if (!token) {
+      token = (await apiLogin(mail)).token;
+      tokens.set(mail, token);
+    }
+    const res = await fetch(`${getBaseURL()}/v1/${apiPath}`, { headers: { authorization: `Bearer ${token}` } });
+    if (res.status === 401 && !fresh) continue;
+    const body = (await res.json()) as { status: string; message?: string; data: T };
+    if (!res.ok || body.status !== 'success') throw new Error(`GET ${apiPath} as ${mail}: ${res.status} ${body.message ?? ''}`);
+    return body.data;
+  }
+  throw new Error(`GET ${apiPath} as ${mail}: the session ended twice`);
+}
+
 export interface SignInOptions {
   lang?: Lang;
   remember?: boolean;
@@ -55,14 +85,18 @@ export interface SignInOptions {
  * Puts a signed-in session into the context's local storage before any page script runs (only
  * when the storage holds no session yet, so reloads keep what the app saved).
  */
-export async function seedSession(context: BrowserContext, session: ApiSession, opts: { lang?: Lang; theme?: 'light' | 'dark'; remember?: boolean } = {}) {
+export async function seedSession(
+  context: BrowserContext,
+  session: ApiSession,
+  opts: { lang?: Lang; theme?: 'light' | 'dark'; remember?: boolean; menus?: StoredSession['menus'] } = {},
+) {
   const state: StoredSession = {
     user: session,
-    menus: null,
+    menus: opts.menus ?? null,
     locale: opts.lang ?? 'en',
     theme: opts.theme ?? 'light',
     version: SESSION_VERSION,
-    updated: null,
+    updated: opts.menus ? Date.now() : null,
     remember: opts.remember ?? true,
     original: null,
     simulation: null,
@@ -89,14 +123,13 @@ const PATH_END = (lang: Lang, path = '') => new RegExp(`/${lang}${path.replace(/
 export async function signIn(page: Page, mail: string, opts: SignInOptions = {}): Promise<void> {
   const lang = opts.lang ?? 'en';
   if (opts.via === 'api') {
-    await seedSession(page.context(), await apiLogin(mail, opts.password, opts.remember ?? true), { lang, theme: opts.theme, remember: opts.remember });
-    // The root first: with a user and no menus yet, the app goes there anyway.
-    await page.goto(`/${lang}`);
+    const session = await apiLogin(mail, opts.password, opts.remember ?? true);
+    // With its menus seeded too, the app opens the asked path at once (a session without menus
+    // goes to the locale root first, spec section 4: one dashboard load less per test).
+    const menus = await apiGet<StoredSession['menus']>(session.token, '/v1/admin/menu');
+    await seedSession(page.context(), session, { lang, theme: opts.theme, remember: opts.remember, menus });
+    await page.goto(`/${lang}${opts.path ?? ''}`);
     await waitForShell(page);
-    if (opts.path) {
-      await page.goto(`/${lang}${opts.path}`);
-      await waitForShell(page);
-    }
     return;
   }
   await page.goto(`/${lang}/login`);

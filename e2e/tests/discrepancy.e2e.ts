@@ -11,9 +11,9 @@ import type { DiscrepancyListAnswer, DiscrepancyRequestDto } from '@backoffice/c
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousViolations } from '../support/a11y.ts';
-import { getBaseURL, launchBrowser } from '../support/browser.ts';
+import { launchBrowser } from '../support/browser.ts';
 import { screenshots } from '../support/screenshots.ts';
-import { apiLogin, DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
+import { apiGetAs, DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
 
 let browser: Browser;
 const { enabled: SHOTS_ON, shot } = screenshots('discrepancy');
@@ -26,13 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-async function apiGet<T>(path: string, mail: string = DEMO.admin): Promise<T> {
-  const { token } = await apiLogin(mail);
-  const res = await fetch(`${getBaseURL()}/v1/${path}`, { headers: { authorization: `Bearer ${token}` } });
-  const json = (await res.json()) as { status: string; message: string; data: T };
-  if (json.status !== 'success') throw new Error(`GET ${path}: ${res.status} ${json.message}`);
-  return json.data;
-}
+const apiGet = <T,>(path: string, mail: string = DEMO.admin) => apiGetAs<T>(mail, path);
 
 /** A performance advertiser whose rows of this month are all open and carry our figure only. */
 async function openPartner(): Promise<{ id: number; name: string; rows: BillingRowDto[] }> {

@@ -16,9 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextMonth, monthOf } from '@backoffice/core/billing-api';
 import type { PayoutDto, PayoutListAnswer } from '@backoffice/core/payouts';
 import { expectNoSeriousViolations } from '../support/a11y.ts';
-import { getBaseURL, launchBrowser } from '../support/browser.ts';
+import { launchBrowser } from '../support/browser.ts';
 import { screenshots } from '../support/screenshots.ts';
-import { apiLogin, DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
+import { apiGetAs, DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
 
 let browser: Browser;
 const { enabled: SHOTS_ON, shot } = screenshots('payouts');
@@ -30,13 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-async function apiGet<T>(path: string): Promise<T> {
-  const { token } = await apiLogin(DEMO.finance);
-  const res = await fetch(`${getBaseURL()}/v1/${path}`, { headers: { authorization: `Bearer ${token}` } });
-  const json = (await res.json()) as { status: string; message: string; data: T };
-  if (json.status !== 'success') throw new Error(`GET ${path}: ${res.status} ${json.message}`);
-  return json.data;
-}
+const apiGet = <T,>(path: string) => apiGetAs<T>(DEMO.finance, path);
 const payout = async (id: number) => (await apiGet<{ payout: PayoutDto }>(`payouts/ssp/${id}`)).payout;
 
 /** Pending payouts of last month that can be confirmed (billing info, over the minimum, no alerts). */

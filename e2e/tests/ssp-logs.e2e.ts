@@ -10,9 +10,9 @@ import type { SamplingSetting, SspLogsAnswer } from '@backoffice/core/ssp-logs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousViolations } from '../support/a11y.ts';
-import { getBaseURL, launchBrowser } from '../support/browser.ts';
+import { launchBrowser } from '../support/browser.ts';
 import { screenshots } from '../support/screenshots.ts';
-import { apiLogin, DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
+import { apiGetAs, DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
 
 let browser: Browser;
 const { enabled: SHOTS_ON, shot } = screenshots('ssp-logs');
@@ -24,13 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-async function apiGet<T>(path: string): Promise<T> {
-  const { token } = await apiLogin(DEMO.tech);
-  const res = await fetch(`${getBaseURL()}/v1/${path}`, { headers: { authorization: `Bearer ${token}` } });
-  const json = (await res.json()) as { status: string; message: string; data: T };
-  if (json.status !== 'success') throw new Error(`GET ${path}: ${res.status} ${json.message}`);
-  return json.data;
-}
+const apiGet = <T,>(path: string) => apiGetAs<T>(DEMO.tech, path);
 
 describe('ssp logs', () => {
   it('tech searches by partner and time, opens a log, collapses and expands it, and switches sampling on', async () => {
