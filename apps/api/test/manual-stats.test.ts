@@ -201,6 +201,36 @@ describe('manual stats', () => {
     expect((await rowsOf(orion)).every((r) => r.revenue_source === 'manual')).toBe(true);
   });
 
+  it('marks in a report grouped by demand partner the partners that reported days of its range, with what they reported', async () => {
+    expect((await enter({ entries: [day('2025-04-07', ember, 100, '10.5'), day('2025-04-08', ember, 50, '1.25')], replace: true })).statusCode).toBe(200);
+    const admin = (await signIn(t.app, DEMO.admin)).headers;
+    const report = async (dimensions: string[]) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/reports/dataviewer/query',
+        headers: admin,
+        payload: { range: { start: '2025-04-07', end: '2025-04-08' }, timezone: 'UTC', dimensions, metrics: ['revenue'], limit: 500 },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return body<{ fields: string[]; rows: unknown[][]; manual?: Record<string, { days: number; impressions: string; revenue: string }> }>(res).data;
+    };
+    const byPartner = await report(['demand_partner']);
+    const [stored] = await query<{ days: number; impressions: string; revenue: string }>(
+      db(),
+      `SELECT count(*)::int4 AS days, sum(impressions)::text AS impressions, sum(revenue)::text AS revenue
+         FROM partner_stats WHERE demand_partner_id = $1 AND day BETWEEN '2025-04-07' AND '2025-04-08'`,
+      [ember],
+    );
+    expect(byPartner.manual?.[String(ember)]).toEqual({ days: 2, impressions: stored!.impressions, revenue: '11.75' });
+    expect(stored!.revenue).toBe('11.750000');
+    // A partner that reports through its API is not marked; the warehouse's figures stay in the rows.
+    expect(byPartner.manual?.[String(nimbus)]).toBeUndefined();
+    const at = byPartner.fields.indexOf('demand_partner_id');
+    expect(byPartner.rows.some((r) => Number(r[at]) === ember)).toBe(true);
+    // Without the demand partner dimension nothing is marked.
+    expect((await report(['day'])).manual).toBeUndefined();
+  });
+
   it('seeds the demo cheaply and once: three manual partners with 30 days, Amazon from one import with its mapping', async () => {
     const started = Date.now();
     await seedPartnerStatsDemo(db());

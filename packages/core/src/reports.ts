@@ -563,6 +563,21 @@ export interface ReportAnswer {
   /** Which table answered (for the curious and the benchmark). */
   source: string;
   currency: string;
+  /**
+   * Demand partners of this page whose own reports (manual stats, uploads, Amazon imports;
+   * decision 034) cover days of the range, keyed by partner id: how many days and what they
+   * reported. The report's figures stay the warehouse's; billing uses the reported ones, and the
+   * screen marks these partners "Manual". Only when the report groups by demand partner.
+   */
+  manual?: Record<string, ReportedFigures>;
+}
+
+/** What a partner reported for the days of a report's range it covers. */
+export interface ReportedFigures {
+  days: number;
+  impressions: string;
+  /** Decimal text, in the report's currency (USD). */
+  revenue: string;
 }
 
 /** A page of a report with its rows as objects keyed by field (what screens work with). */

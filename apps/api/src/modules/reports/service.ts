@@ -13,10 +13,12 @@ import {
   type ReportColumn,
   type ReportAnswer,
   type ReportCell,
+  type ReportedFigures,
   type ReportFilter,
   type ReportRow,
   type TimeDimension,
 } from '@backoffice/core/reports';
+import { todayIn } from '@backoffice/core/dates';
 import type { Database } from '../../db/client.ts';
 import { datasetState, HOUR_MS } from '../../reports-data/rollups.ts';
 import { queryPrepared } from '../../reports-data/prepared.ts';
@@ -181,15 +183,48 @@ export async function runReport(
   const raw = rows[0]?.result;
   const answer = JSON.parse(typeof raw === 'string' ? raw : '{}') as { totals?: unknown[] | null; total_rows?: number };
   const pageText = rows[0]?.rows;
+  const pageRows = parseTextArray2D(typeof pageText === 'string' ? pageText : null).map((r) => cellsOf(built.rowCodecs, r));
+  const manual = await reportedFigures(database, spec, keys, pageRows);
   return {
     columns,
     fields: keys,
-    rows: parseTextArray2D(typeof pageText === 'string' ? pageText : null).map((r) => cellsOf(built.rowCodecs, r)),
+    rows: pageRows,
     totals: rowOf(metricKeys, built.totalCodecs, answer.totals),
     total_rows: Number(answer.total_rows ?? 0),
     source: plan.table,
     currency: REPORT_CURRENCY,
+    ...(manual ? { manual } : {}),
   };
+}
+
+/**
+ * The partners of a page that reported their own figures (partner_stats) for days of the range,
+ * when the report groups by demand partner: one indexed read of at most a page's partners.
+ */
+async function reportedFigures(database: Database, spec: ReportSpec, keys: string[], pageRows: ReportCell[][]): Promise<Record<string, ReportedFigures> | undefined> {
+  const at = keys.indexOf('demand_partner_id');
+  if (at < 0 || pageRows.length === 0) return undefined;
+  const ids = [...new Set(pageRows.map((r) => Number(r[at])).filter((id) => Number.isInteger(id) && id > 0))];
+  if (ids.length === 0) return undefined;
+  // The range's calendar days in the report's zone: the first day touched, up to the last one.
+  const first = todayIn(new Date(spec.startMs), spec.timezone);
+  const last = todayIn(new Date(Math.max(spec.startMs, spec.endMs - 1)), spec.timezone);
+  const found = await query(
+    database,
+    `SELECT demand_partner_id AS id, count(*)::int4 AS days, sum(impressions)::text AS impressions, sum(revenue)::text AS revenue
+       FROM partner_stats WHERE demand_partner_id = ANY($1::int4[]) AND day BETWEEN $2::date AND $3::date
+      GROUP BY demand_partner_id`,
+    [ids, first, last],
+  );
+  if (found.length === 0) return undefined;
+  const out: Record<string, ReportedFigures> = {};
+  for (const r of found) out[String(r.id)] = { days: Number(r.days), impressions: String(r.impressions), revenue: trimDecimal(String(r.revenue)) };
+  return out;
+}
+
+/** numeric text without trailing fraction zeros ("12.500000" → "12.5", "3.000000" → "3"). */
+function trimDecimal(text: string): string {
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
 }
 
 /** Estimated source rows per export chunk (a chunk is one statement and one string in memory). */

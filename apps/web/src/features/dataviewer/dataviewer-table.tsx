@@ -3,8 +3,9 @@
  * sorted on the server (a header click re-queries), a fixed totals row, money as exact decimal
  * strings, ratios as percentages, counts grouped, enum codes translated.
  */
-import type { ReportColumn, ReportResult, ReportRow } from '@backoffice/core/reports';
-import { Empty, Table } from 'antd';
+import { formatMoney } from '@backoffice/core/format';
+import type { ReportColumn, ReportedFigures, ReportResult, ReportRow } from '@backoffice/core/reports';
+import { Empty, Table, Tag, Tooltip } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useMemo, type ReactNode, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -50,6 +51,26 @@ export function MetricValue({ column, value, currency }: { column: ReportColumn;
   return <span className="dv-num">{text === '' ? '—' : text}</span>;
 }
 
+/**
+ * A demand partner whose own report covers days of the range (manual stats, Amazon imports):
+ * its name with a "Manual" tag; the tag's tooltip says for how many days and what was reported.
+ */
+function ManualPartner({ name, figures, currency }: { name: ReactNode; figures: ReportedFigures; currency: string }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const hint = t('report.manual_hint', { count: figures.days, revenue: formatMoney(figures.revenue, currency, locale) });
+  return (
+    <span className="dv-manual">
+      {name}{' '}
+      <Tooltip title={hint}>
+        <Tag color="gold" tabIndex={0} aria-label={`${t('report.manual')}: ${hint}`} data-testid="report-manual">
+          {t('report.manual')}
+        </Tag>
+      </Tooltip>
+    </span>
+  );
+}
+
 export function ResultTable({ pages, sort, onSort, loading, hasMore, loadingMore, onLoadMore, height }: ResultTableProps) {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -62,6 +83,7 @@ export function ResultTable({ pages, sort, onSort, loading, hasMore, loadingMore
     return out;
   }, [pages]);
   const hasDimensions = columns.some((c) => c.kind === 'dimension');
+  const manual = useMemo(() => Object.assign({}, ...pages.map((p) => p.manual ?? {})) as Record<string, ReportedFigures>, [pages]);
   const active = sort[0];
 
   const tableColumns: ColumnsType<Row> = columns.map((c) => ({
@@ -75,8 +97,12 @@ export function ResultTable({ pages, sort, onSort, loading, hasMore, loadingMore
     sortOrder: active?.field === c.key ? (active.dir === 'asc' ? 'ascend' : 'descend') : null,
     sortDirections: c.kind === 'metric' ? ['descend', 'ascend', 'descend'] : ['ascend', 'descend', 'ascend'],
     showSorterTooltip: false,
-    render: (value: ReportRow[string]): ReactNode =>
-      c.kind === 'metric' ? <MetricValue column={c} value={value} currency={currency} /> : dimensionText(c.key, c.type, value, locale, t),
+    render: (value: ReportRow[string], row: Row): ReactNode => {
+      if (c.kind === 'metric') return <MetricValue column={c} value={value} currency={currency} />;
+      const text = dimensionText(c.key, c.type, value, locale, t);
+      const reported = c.key === 'demand_partner' ? manual[String(row.demand_partner_id)] : undefined;
+      return reported ? <ManualPartner name={text} figures={reported} currency={currency} /> : text;
+    },
   }));
   const scrollX = columns.reduce((n, c) => n + columnWidth(c), 0);
 
