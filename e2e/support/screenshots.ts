@@ -23,6 +23,8 @@ export function screenshots(folder: string): Screenshots {
     shot: async (page, name) => {
       if (!dir) return;
       fs.mkdirSync(dir, { recursive: true });
+      // The pointer off the screen: no hover state or tooltip left from the last click.
+      await page.mouse.move(0, 0);
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
     },
@@ -48,6 +50,34 @@ export async function sweepResource(browser: Browser, shots: Screenshots, opts: 
           await shots.shot(page, `all-detail-${width}-${theme}-${lang}`);
         });
       }
+    }
+  }
+}
+
+/** One way of looking at a screen: a width (with a height), a theme and a language. */
+export interface View {
+  width: number;
+  height: number;
+  theme: 'light' | 'dark';
+  lang: Lang;
+}
+
+/** The widths screens are looked at: phone, tablet, desktop. */
+export const VIEW_SIZES = [
+  [375, 800],
+  [768, 1000],
+  [1440, 900],
+] as const;
+
+/**
+ * Opens a fresh page per view and runs `fn` in it: each width in light (English) and dark
+ * (Spanish), so both themes and both languages are seen at every width.
+ */
+export async function forEachView(browser: Browser, fn: (page: Page, view: View) => Promise<void>): Promise<void> {
+  for (const [width, height] of VIEW_SIZES) {
+    for (const theme of ['light', 'dark'] as const) {
+      const lang: Lang = theme === 'light' ? 'en' : 'es';
+      await withPage(browser, { viewport: { width, height } }, (page) => fn(page, { width, height, theme, lang }));
     }
   }
 }

@@ -3,20 +3,18 @@
  * month, filters to one partner, opens one of its open rows, types a revenue network that leaves
  * under 20% margin (the preview warns), saves, confirms it through the low-margin warning,
  * approves it after the "no rollback" question, records a payment and sees the payment badge move
- * from "Not paid" to "Partly paid". With SHOTS=1 (or E2E_SCREENSHOTS=1) it also saves the four
+ * from "Not paid" to "Partly paid". With E2E_SCREENSHOTS=1 it also saves the four
  * billing screens (the SSP list with a row open, its netting and reconciliation tabs, the two
  * performance lists and the performance overview) at 375, 768 and 1440 px, light (English) and
  * dark (Spanish), each checked with axe-core, under .tmp/billing/.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthOf, nextMonth, type BillingListAnswer, type BillingRowDto } from '@backoffice/core/billing-api';
 import { expectNoSeriousViolations } from '../support/a11y.ts';
 import { getBaseURL, launchBrowser } from '../support/browser.ts';
-import { REPO_ROOT } from '../support/server.ts';
-import { apiLogin, DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
+import { forEachView, screenshots } from '../support/screenshots.ts';
+import { apiLogin, DEMO, signIn, toast, withPage } from '../support/shell.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -24,14 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-const SHOTS_ON = Boolean(process.env.SHOTS || process.env.E2E_SCREENSHOTS);
-const SHOTS_DIR = path.join(REPO_ROOT, '.tmp', 'billing');
-async function shot(page: Page, name: string) {
-  fs.mkdirSync(SHOTS_DIR, { recursive: true });
-  await page.mouse.move(0, 0);
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });
-}
+const { enabled: SHOTS_ON, shot } = screenshots('billing');
 
 const SSP_PATH = '/billing_ssp/advertiser-billing';
 
@@ -144,41 +135,32 @@ describe('billing', () => {
         { name: 'perf-supply', path: '/billing_performance/supply-billing', ready: 'billing-rows' },
         { name: 'perf-overview', path: '/billing_performance/performance', ready: 'billing-overview' },
       ];
-      for (const [width, height] of [
-        [375, 800],
-        [768, 1000],
-        [1440, 900],
-      ] as const) {
-        for (const theme of ['light', 'dark'] as const) {
-          const lang: Lang = theme === 'light' ? 'en' : 'es';
-          await withPage(browser, { viewport: { width, height } }, async (page) => {
-            const ready = (testId: string) =>
-              page.locator(`[data-testid="${testId}"][data-state="ready"]`).waitFor();
-            await signIn(page, DEMO.finance, { via: 'api', lang, theme });
-            for (const s of screens) {
-              const name = `${s.name}-${width}-${theme}-${lang}`;
-              await page.goto(`/${lang}${s.path}?month=${last}`);
-              await ready(s.ready);
-              await shot(page, name);
-              await expectNoSeriousViolations(page, name);
-            }
-            // The SSP list's row drawer and its other tabs.
-            await page.goto(`/${lang}${SSP_PATH}?month=${last}`);
-            await ready('billing-rows');
-            await page.locator('[data-testid^="billing-open-"]').first().click();
-            await page.getByTestId('billing-figures').waitFor();
-            await shot(page, `ssp-drawer-${width}-${theme}-${lang}`);
-            await expectNoSeriousViolations(page, `ssp drawer ${width} ${theme}`);
-            await page.keyboard.press('Escape');
-            for (const tab of ['netting', 'reconciliation'] as const) {
-              await page.goto(`/${lang}${SSP_PATH}?month=${last}&tab=${tab}`);
-              await ready(`billing-${tab}`);
-              await shot(page, `ssp-${tab}-${width}-${theme}-${lang}`);
-              await expectNoSeriousViolations(page, `ssp ${tab} ${width} ${theme}`);
-            }
-          });
+      await forEachView(browser, async (page, { width, theme, lang }) => {
+        const ready = (testId: string) =>
+          page.locator(`[data-testid="${testId}"][data-state="ready"]`).waitFor();
+        await signIn(page, DEMO.finance, { via: 'api', lang, theme });
+        for (const s of screens) {
+          const name = `${s.name}-${width}-${theme}-${lang}`;
+          await page.goto(`/${lang}${s.path}?month=${last}`);
+          await ready(s.ready);
+          await shot(page, name);
+          await expectNoSeriousViolations(page, name);
         }
-      }
+        // The SSP list's row drawer and its other tabs.
+        await page.goto(`/${lang}${SSP_PATH}?month=${last}`);
+        await ready('billing-rows');
+        await page.locator('[data-testid^="billing-open-"]').first().click();
+        await page.getByTestId('billing-figures').waitFor();
+        await shot(page, `ssp-drawer-${width}-${theme}-${lang}`);
+        await expectNoSeriousViolations(page, `ssp drawer ${width} ${theme}`);
+        await page.keyboard.press('Escape');
+        for (const tab of ['netting', 'reconciliation'] as const) {
+          await page.goto(`/${lang}${SSP_PATH}?month=${last}&tab=${tab}`);
+          await ready(`billing-${tab}`);
+          await shot(page, `ssp-${tab}-${width}-${theme}-${lang}`);
+          await expectNoSeriousViolations(page, `ssp ${tab} ${width} ${theme}`);
+        }
+      });
     },
     600_000,
   );

@@ -12,8 +12,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousViolations } from '../support/a11y.ts';
 import { launchBrowser } from '../support/browser.ts';
-import { screenshots } from '../support/screenshots.ts';
-import { apiGetAs, DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
+import { forEachView, screenshots } from '../support/screenshots.ts';
+import { apiGetAs, DEMO, signIn, toast, withPage } from '../support/shell.ts';
 
 let browser: Browser;
 const { enabled: SHOTS_ON, shot } = screenshots('discrepancy');
@@ -106,36 +106,27 @@ describe('discrepancy review', () => {
   it.runIf(SHOTS_ON)('screenshots and axe: the list and a review at 375, 768 and 1440 px, light (en) and dark (es)', async () => {
     const ready = await apiGet<DiscrepancyListAnswer<DiscrepancyRequestDto>>('discrepancy/requests?state=ready&page_size=1', DEMO.tech);
     const id = ready.rows[0]?.id;
-    for (const [width, height] of [
-      [375, 800],
-      [768, 1000],
-      [1440, 900],
-    ] as const) {
-      for (const theme of ['light', 'dark'] as const) {
-        const lang: Lang = theme === 'light' ? 'en' : 'es';
-        await withPage(browser, { viewport: { width, height } }, async (page) => {
-          await signIn(page, DEMO.tech, { via: 'api', lang, theme, path: PAGE });
-          const name = (what: string) => `${what}-${width}-${theme}-${lang}`;
-          await page.locator('[data-testid^="discrepancy-row-"]').first().waitFor();
-          await shot(page, name('list'));
-          await expectNoSeriousViolations(page, name('list'));
-          if (id) {
-            await page.goto(`/${lang}${PAGE}?request=${id}`);
-            await page.getByTestId('discrepancy-drawer').locator('[data-testid^="discrepancy-rows-row-"]').first().waitFor();
-            await shot(page, name('review'));
-            await expectNoSeriousViolations(page, name('review'));
-          }
-          await page.goto(`/${lang}${PAGE}`);
-          await page.getByTestId('discrepancy-new').click();
-          await page.locator('#discrepancy-submit').click();
-          await page.locator('.ant-form-item-explain-error').first().waitFor();
-          // Away from the button just clicked: its hover colour is not what the form shows.
-          await page.mouse.move(1, 1);
-          await page.locator('.ant-modal-title').click();
-          await shot(page, name('request-form'));
-          await expectNoSeriousViolations(page, name('request-form'), { within: '.ant-modal' });
-        });
+    await forEachView(browser, async (page, { width, theme, lang }) => {
+      await signIn(page, DEMO.tech, { via: 'api', lang, theme, path: PAGE });
+      const name = (what: string) => `${what}-${width}-${theme}-${lang}`;
+      await page.locator('[data-testid^="discrepancy-row-"]').first().waitFor();
+      await shot(page, name('list'));
+      await expectNoSeriousViolations(page, name('list'));
+      if (id) {
+        await page.goto(`/${lang}${PAGE}?request=${id}`);
+        await page.getByTestId('discrepancy-drawer').locator('[data-testid^="discrepancy-rows-row-"]').first().waitFor();
+        await shot(page, name('review'));
+        await expectNoSeriousViolations(page, name('review'));
       }
-    }
+      await page.goto(`/${lang}${PAGE}`);
+      await page.getByTestId('discrepancy-new').click();
+      await page.locator('#discrepancy-submit').click();
+      await page.locator('.ant-form-item-explain-error').first().waitFor();
+      // Away from the button just clicked: its hover colour is not what the form shows.
+      await page.mouse.move(1, 1);
+      await page.locator('.ant-modal-title').click();
+      await shot(page, name('request-form'));
+      await expectNoSeriousViolations(page, name('request-form'), { within: '.ant-modal' });
+    });
   }, 600_000);
 });

@@ -15,8 +15,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousViolations } from '../support/a11y.ts';
 import { getBaseURL, launchBrowser } from '../support/browser.ts';
-import { screenshots } from '../support/screenshots.ts';
-import { apiLogin, DEMO, signIn, withPage, type Lang } from '../support/shell.ts';
+import { forEachView, screenshots } from '../support/screenshots.ts';
+import { apiLogin, DEMO, signIn, withPage } from '../support/shell.ts';
 
 let browser: Browser;
 let downloads: string;
@@ -162,31 +162,22 @@ describe('finance reports', () => {
         'playon/acm',
         'playon/networks',
       ];
-      for (const [width, height] of [
-        [375, 800],
-        [768, 1000],
-        [1440, 900],
-      ] as const) {
-        for (const theme of ['light', 'dark'] as const) {
-          const lang: Lang = theme === 'light' ? 'en' : 'es';
-          await withPage(browser, { viewport: { width, height } }, async (page) => {
-            await signIn(page, DEMO.finance, {
-              via: 'api',
-              lang,
-              theme,
-              path: `/finance_reports/${routes[0]}`,
-            });
-            for (const route of width === 1440 || width === 375 ? routes : routes.slice(0, 1)) {
-              await page.goto(`/${lang}/finance_reports/${route}`);
-              await expect.poll(() => rows(page).count()).toBeGreaterThan(0);
-              await page.getByTestId('fin-chart').waitFor();
-              const name = `${route.replace('/', '-')}-${width}-${theme}-${lang}`;
-              await shots.shot(page, name);
-              await expectNoSeriousViolations(page, name);
-            }
-          });
+      await forEachView(browser, async (page, { width, theme, lang }) => {
+        await signIn(page, DEMO.finance, {
+          via: 'api',
+          lang,
+          theme,
+          path: `/finance_reports/${routes[0]}`,
+        });
+        for (const route of width === 1440 || width === 375 ? routes : routes.slice(0, 1)) {
+          await page.goto(`/${lang}/finance_reports/${route}`);
+          await expect.poll(() => rows(page).count()).toBeGreaterThan(0);
+          await page.getByTestId('fin-chart').waitFor();
+          const name = `${route.replace('/', '-')}-${width}-${theme}-${lang}`;
+          await shots.shot(page, name);
+          await expectNoSeriousViolations(page, name);
         }
-      }
+      });
     },
     900_000,
   );

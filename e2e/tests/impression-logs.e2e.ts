@@ -14,8 +14,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousViolations } from '../support/a11y.ts';
 import { getBaseURL, launchBrowser } from '../support/browser.ts';
-import { screenshots } from '../support/screenshots.ts';
-import { apiLogin, DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
+import { forEachView, screenshots } from '../support/screenshots.ts';
+import { apiLogin, DEMO, signIn, toast, withPage } from '../support/shell.ts';
 
 let browser: Browser;
 const { enabled: SHOTS_ON, shot } = screenshots('impression-logs');
@@ -123,28 +123,19 @@ describe('impression logs', () => {
   }, 120_000);
 
   it.runIf(SHOTS_ON)('screenshots and axe: the list and the form at 375, 768 and 1440 px, light (en) and dark (es)', async () => {
-    for (const [width, height] of [
-      [375, 800],
-      [768, 1000],
-      [1440, 900],
-    ] as const) {
-      for (const theme of ['light', 'dark'] as const) {
-        const lang: Lang = theme === 'light' ? 'en' : 'es';
-        await withPage(browser, { viewport: { width, height } }, async (page) => {
-          await signIn(page, DEMO.tech, { via: 'api', lang, theme, path: PATH });
-          await ready(page);
-          const name = (what: string) => `${what}-${width}-${theme}-${lang}`;
-          await shot(page, name('list'));
-          await expectNoSeriousViolations(page, name('list'));
-          await page.getByTestId('implog-new').click();
-          await page.getByTestId('implog-submit').click();
-          await page.locator('.bo-implog-form .ant-form-item-explain-error').first().waitFor();
-          // The pointer off the button it pressed (a hovered button is not what the form looks like).
-          await page.mouse.move(1, 1);
-          await shot(page, name('form'));
-          await expectNoSeriousViolations(page, name('form'), { within: '.ant-modal' });
-        });
-      }
-    }
+    await forEachView(browser, async (page, { width, theme, lang }) => {
+      await signIn(page, DEMO.tech, { via: 'api', lang, theme, path: PATH });
+      await ready(page);
+      const name = (what: string) => `${what}-${width}-${theme}-${lang}`;
+      await shot(page, name('list'));
+      await expectNoSeriousViolations(page, name('list'));
+      await page.getByTestId('implog-new').click();
+      await page.getByTestId('implog-submit').click();
+      await page.locator('.bo-implog-form .ant-form-item-explain-error').first().waitFor();
+      // The pointer off the button it pressed (a hovered button is not what the form looks like).
+      await page.mouse.move(1, 1);
+      await shot(page, name('form'));
+      await expectNoSeriousViolations(page, name('form'), { within: '.ant-modal' });
+    });
   }, 600_000);
 });

@@ -24,9 +24,9 @@ import {
 } from '@backoffice/core/invoices';
 import { expectNoSeriousViolations } from '../support/a11y.ts';
 import { getBaseURL, launchBrowser } from '../support/browser.ts';
-import { screenshots } from '../support/screenshots.ts';
+import { forEachView, screenshots } from '../support/screenshots.ts';
 import { REPO_ROOT } from '../support/server.ts';
-import { apiLogin, DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
+import { apiLogin, DEMO, signIn, toast, withPage } from '../support/shell.ts';
 
 let browser: Browser;
 const { enabled: SHOTS_ON, shot } = screenshots('invoices');
@@ -297,52 +297,43 @@ describe('invoices', () => {
         (await drafts()).rows.find((d) => d.missing.length > 0) ??
         (await drafts()).rows.find((d) => d.id !== draft.id)!;
       await apiCall('DELETE', `invoices/${incomplete.id}`);
-      for (const [width, height] of [
-        [375, 800],
-        [768, 1000],
-        [1440, 900],
-      ] as const) {
-        for (const theme of ['light', 'dark'] as const) {
-          const lang: Lang = theme === 'light' ? 'en' : 'es';
-          await withPage(browser, { viewport: { width, height } }, async (page) => {
-            await signIn(page, DEMO.finance, { via: 'api', lang, theme });
-            const ready = (tab: string) =>
-              page.locator(`[data-testid="invoice-tab-${tab}"][data-state="ready"]`).waitFor();
-            const name = (what: string) => `${what}-${width}-${theme}-${lang}`;
-            for (const tab of ['drafts', 'invoices', 'credit_notes'] as const) {
-              await page.goto(`/${lang}${PREVIEW}?tab=${tab}`);
-              await ready(tab);
-              await shot(page, name(`preview-${tab}`));
-              await expectNoSeriousViolations(page, name(`preview-${tab}`));
-            }
-            await page.goto(`/${lang}${PREVIEW}?open=${draft.id}`);
-            await drawer(page).getByTestId('invoice-edit-form').waitFor();
-            await drawer(page).getByTestId('invoice-edit-fraud-value').fill('0');
-            await drawer(page).getByTestId('invoice-edit-fraud-error').waitFor();
-            await drawerShot(page, name('draft-drawer'));
-            await expectNoSeriousViolations(page, name('draft-drawer'));
-            await page.goto(`/${lang}${PREVIEW}?tab=invoices&open=${issued.id}`);
-            await drawer(page).getByTestId('invoice-document').waitFor();
-            await expect
-              .poll(() => drawer(page).getByTestId('invoice-detail-lines').locator('tbody tr').count())
-              .toBeGreaterThan(0);
-            await drawerShot(page, name('invoice-drawer'));
-            await expectNoSeriousViolations(page, name('invoice-drawer'));
-            await drawer(page).getByTestId('invoice-action-advertiser').click();
-            await page.getByTestId('invoice-advertiser-info').waitFor();
-            await drawerShot(page, name('advertiser-info'));
-            await page.keyboard.press('Escape');
-            await page.goto(`/${lang}${PRECREATION}?months=${incomplete.months.join(',')}`);
-            await page.locator('[data-testid="invoice-create"][data-state="ready"]').waitFor();
-            await shot(page, name('precreation-create'));
-            await expectNoSeriousViolations(page, name('precreation-create'));
-            await page.goto(`/${lang}${PRECREATION}?tab=credit&invoice=${issued.id}`);
-            await page.getByTestId('invoice-credit-form').waitFor();
-            await shot(page, name('precreation-credit'));
-            await expectNoSeriousViolations(page, name('precreation-credit'));
-          });
+      await forEachView(browser, async (page, { width, theme, lang }) => {
+        await signIn(page, DEMO.finance, { via: 'api', lang, theme });
+        const ready = (tab: string) =>
+          page.locator(`[data-testid="invoice-tab-${tab}"][data-state="ready"]`).waitFor();
+        const name = (what: string) => `${what}-${width}-${theme}-${lang}`;
+        for (const tab of ['drafts', 'invoices', 'credit_notes'] as const) {
+          await page.goto(`/${lang}${PREVIEW}?tab=${tab}`);
+          await ready(tab);
+          await shot(page, name(`preview-${tab}`));
+          await expectNoSeriousViolations(page, name(`preview-${tab}`));
         }
-      }
+        await page.goto(`/${lang}${PREVIEW}?open=${draft.id}`);
+        await drawer(page).getByTestId('invoice-edit-form').waitFor();
+        await drawer(page).getByTestId('invoice-edit-fraud-value').fill('0');
+        await drawer(page).getByTestId('invoice-edit-fraud-error').waitFor();
+        await drawerShot(page, name('draft-drawer'));
+        await expectNoSeriousViolations(page, name('draft-drawer'));
+        await page.goto(`/${lang}${PREVIEW}?tab=invoices&open=${issued.id}`);
+        await drawer(page).getByTestId('invoice-document').waitFor();
+        await expect
+          .poll(() => drawer(page).getByTestId('invoice-detail-lines').locator('tbody tr').count())
+          .toBeGreaterThan(0);
+        await drawerShot(page, name('invoice-drawer'));
+        await expectNoSeriousViolations(page, name('invoice-drawer'));
+        await drawer(page).getByTestId('invoice-action-advertiser').click();
+        await page.getByTestId('invoice-advertiser-info').waitFor();
+        await drawerShot(page, name('advertiser-info'));
+        await page.keyboard.press('Escape');
+        await page.goto(`/${lang}${PRECREATION}?months=${incomplete.months.join(',')}`);
+        await page.locator('[data-testid="invoice-create"][data-state="ready"]').waitFor();
+        await shot(page, name('precreation-create'));
+        await expectNoSeriousViolations(page, name('precreation-create'));
+        await page.goto(`/${lang}${PRECREATION}?tab=credit&invoice=${issued.id}`);
+        await page.getByTestId('invoice-credit-form').waitFor();
+        await shot(page, name('precreation-credit'));
+        await expectNoSeriousViolations(page, name('precreation-credit'));
+      });
     },
     600_000,
   );

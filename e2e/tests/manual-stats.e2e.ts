@@ -12,8 +12,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousViolations } from '../support/a11y.ts';
 import { getBaseURL, launchBrowser } from '../support/browser.ts';
-import { screenshots } from '../support/screenshots.ts';
-import { apiLogin, DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
+import { forEachView, screenshots } from '../support/screenshots.ts';
+import { apiLogin, DEMO, signIn, toast, withPage } from '../support/shell.ts';
 
 let browser: Browser;
 const { enabled: SHOTS_ON, shot } = screenshots('manual-stats');
@@ -109,37 +109,28 @@ describe('manual stats and the Amazon CSV importer', () => {
 
   it.runIf(SHOTS_ON)('screenshots and axe: both screens and their dialogs at 375, 768 and 1440 px, light (en) and dark (es)', async () => {
     const csv = [HEADER, apsLine(dayAgo(3), 'top', 1000, '1.62'), apsLine(dayAgo(2), 'top', -5, '1.10')].join('\n');
-    for (const [width, height] of [
-      [375, 800],
-      [768, 1000],
-      [1440, 900],
-    ] as const) {
-      for (const theme of ['light', 'dark'] as const) {
-        const lang: Lang = theme === 'light' ? 'en' : 'es';
-        await withPage(browser, { viewport: { width, height } }, async (page) => {
-          await signIn(page, DEMO.admin, { via: 'api', lang, theme, path: STATS });
-          const name = (what: string) => `${what}-${width}-${theme}-${lang}`;
-          await page.getByTestId('stats-totals').waitFor();
-          await expect.poll(() => page.locator('[data-testid^="stats-row-"]').count()).toBeGreaterThan(0);
-          await shot(page, name('stats-list'));
-          await expectNoSeriousViolations(page, name('stats-list'));
-          if (width <= 768) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-          await page.getByTestId('stats-enter-open').click();
-          await page.getByTestId('stats-enter-form').waitFor();
-          await shot(page, name('stats-enter'));
-          await expectNoSeriousViolations(page, name('stats-enter'), { within: '.ant-modal' });
+    await forEachView(browser, async (page, { width, theme, lang }) => {
+      await signIn(page, DEMO.admin, { via: 'api', lang, theme, path: STATS });
+      const name = (what: string) => `${what}-${width}-${theme}-${lang}`;
+      await page.getByTestId('stats-totals').waitFor();
+      await expect.poll(() => page.locator('[data-testid^="stats-row-"]').count()).toBeGreaterThan(0);
+      await shot(page, name('stats-list'));
+      await expectNoSeriousViolations(page, name('stats-list'));
+      if (width <= 768) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.getByTestId('stats-enter-open').click();
+      await page.getByTestId('stats-enter-form').waitFor();
+      await shot(page, name('stats-enter'));
+      await expectNoSeriousViolations(page, name('stats-enter'), { within: '.ant-modal' });
 
-          await page.goto(`/${lang}${AMAZON}`);
-          await page.getByTestId('amazon-imports').waitFor();
-          await upload(page, 'aps.csv', csv);
-          await page.getByTestId('amazon-preview').click();
-          await page.getByTestId('amazon-preview-card').waitFor();
-          await page.mouse.move(0, 0);
-          await shot(page, name('amazon'));
-          await expectNoSeriousViolations(page, name('amazon'));
-          if (width <= 768) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-        });
-      }
-    }
+      await page.goto(`/${lang}${AMAZON}`);
+      await page.getByTestId('amazon-imports').waitFor();
+      await upload(page, 'aps.csv', csv);
+      await page.getByTestId('amazon-preview').click();
+      await page.getByTestId('amazon-preview-card').waitFor();
+      await page.mouse.move(0, 0);
+      await shot(page, name('amazon'));
+      await expectNoSeriousViolations(page, name('amazon'));
+      if (width <= 768) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    });
   }, 600_000);
 });

@@ -17,8 +17,8 @@ import { nextMonth, monthOf } from '@backoffice/core/billing-api';
 import type { PayoutDto, PayoutListAnswer } from '@backoffice/core/payouts';
 import { expectNoSeriousViolations } from '../support/a11y.ts';
 import { launchBrowser } from '../support/browser.ts';
-import { screenshots } from '../support/screenshots.ts';
-import { apiGetAs, DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
+import { forEachView, screenshots } from '../support/screenshots.ts';
+import { apiGetAs, DEMO, signIn, toast, withPage } from '../support/shell.ts';
 
 let browser: Browser;
 const { enabled: SHOTS_ON, shot } = screenshots('payouts');
@@ -159,41 +159,32 @@ describe('payouts', () => {
 
   it.runIf(SHOTS_ON)('screenshots and axe: the three screens and the confirmation at 375, 768 and 1440 px, light (en) and dark (es)', async () => {
     const [one] = await confirmable(1);
-    for (const [width, height] of [
-      [375, 800],
-      [768, 1000],
-      [1440, 900],
-    ] as const) {
-      for (const theme of ['light', 'dark'] as const) {
-        const lang: Lang = theme === 'light' ? 'en' : 'es';
-        await withPage(browser, { viewport: { width, height } }, async (page) => {
-          await signIn(page, DEMO.finance, { via: 'api', lang, theme });
-          const name = (what: string) => `${what}-${width}-${theme}-${lang}`;
-          for (const [what, path] of [
-            ['supply-pending', SUPPLY],
-            ['publisher-pending', '/billing_performance/publishers_reports'],
-            ['publisher-payouts', '/billing_performance/performance-publisher-monthly-report'],
-          ] as const) {
-            await page.goto(`/${lang}${path}?month=${MONTH}`);
-            await ready(page);
-            await shot(page, name(what));
-            await expectNoSeriousViolations(page, name(what));
-          }
-          await page.goto(`/${lang}${SUPPLY}?month=${MONTH}&payout=${one!.id}`);
-          await page.getByTestId('payout-figures').waitFor();
-          await shot(page, name('drawer'));
-          await expectNoSeriousViolations(page, name('drawer'));
-          await page.goto(`/${lang}${SUPPLY}?month=${MONTH}&q=${encodeURIComponent(one!.name)}`);
-          await rowOf(page, one!.id).waitFor();
-          await rowOf(page, one!.id).getByRole('checkbox').check();
-          await page.getByTestId('payout-bulk-confirm').click();
-          await page.getByTestId('payout-code-value').waitFor();
-          await page.getByTestId('payout-comment').fill('short');
-          await page.getByTestId('payout-confirm-ok').click();
-          await shot(page, name('confirm-dialog'));
-          await expectNoSeriousViolations(page, name('confirm-dialog'), { within: '.ant-modal' });
-        });
+    await forEachView(browser, async (page, { width, theme, lang }) => {
+      await signIn(page, DEMO.finance, { via: 'api', lang, theme });
+      const name = (what: string) => `${what}-${width}-${theme}-${lang}`;
+      for (const [what, path] of [
+        ['supply-pending', SUPPLY],
+        ['publisher-pending', '/billing_performance/publishers_reports'],
+        ['publisher-payouts', '/billing_performance/performance-publisher-monthly-report'],
+      ] as const) {
+        await page.goto(`/${lang}${path}?month=${MONTH}`);
+        await ready(page);
+        await shot(page, name(what));
+        await expectNoSeriousViolations(page, name(what));
       }
-    }
+      await page.goto(`/${lang}${SUPPLY}?month=${MONTH}&payout=${one!.id}`);
+      await page.getByTestId('payout-figures').waitFor();
+      await shot(page, name('drawer'));
+      await expectNoSeriousViolations(page, name('drawer'));
+      await page.goto(`/${lang}${SUPPLY}?month=${MONTH}&q=${encodeURIComponent(one!.name)}`);
+      await rowOf(page, one!.id).waitFor();
+      await rowOf(page, one!.id).getByRole('checkbox').check();
+      await page.getByTestId('payout-bulk-confirm').click();
+      await page.getByTestId('payout-code-value').waitFor();
+      await page.getByTestId('payout-comment').fill('short');
+      await page.getByTestId('payout-confirm-ok').click();
+      await shot(page, name('confirm-dialog'));
+      await expectNoSeriousViolations(page, name('confirm-dialog'), { within: '.ant-modal' });
+    });
   }, 900_000);
 });

@@ -10,8 +10,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousViolations } from '../support/a11y.ts';
 import { launchBrowser } from '../support/browser.ts';
-import { screenshots } from '../support/screenshots.ts';
-import { apiGetAs, DEMO, signIn, toast, withPage, type Lang } from '../support/shell.ts';
+import { forEachView, screenshots } from '../support/screenshots.ts';
+import { apiGetAs, DEMO, signIn, toast, withPage } from '../support/shell.ts';
 
 let browser: Browser;
 const { enabled: SHOTS_ON, shot } = screenshots('scheduler');
@@ -108,34 +108,25 @@ describe('scheduler', () => {
 
   it.runIf(SHOTS_ON)('screenshots and axe: the list, a job with its runs and a run log at 375, 768 and 1440 px, light (en) and dark (es)', async () => {
     const job = await demoJob('Daily revenue by partner');
-    for (const [width, height] of [
-      [375, 800],
-      [768, 1000],
-      [1440, 900],
-    ] as const) {
-      for (const theme of ['light', 'dark'] as const) {
-        const lang: Lang = theme === 'light' ? 'en' : 'es';
-        await withPage(browser, { viewport: { width, height } }, async (page) => {
-          const name = (what: string) => `${what}-${width}-${theme}-${lang}`;
-          await signIn(page, DEMO.admin, { via: 'api', lang, theme, path: PATH });
-          await page.locator('[data-testid^="resource-row-"]').first().waitFor();
-          await shot(page, name('list'));
-          await expectNoSeriousViolations(page, name('list'));
-          await page.goto(`/${lang}${PATH}/${job.id}`);
-          await detailReady(page);
-          await page.getByTestId('scheduler-next-runs').waitFor();
-          await shot(page, name('detail'));
-          await expectNoSeriousViolations(page, name('detail'));
-          await page.getByRole('tab', { name: lang === 'en' ? 'Runs' : 'Ejecuciones' }).click();
-          await page.locator('[data-testid^="scheduler-run-open-"]').first().waitFor();
-          await shot(page, name('runs'));
-          await expectNoSeriousViolations(page, name('runs'));
-          await page.locator('[data-testid^="scheduler-run-open-"]').first().click();
-          await page.getByTestId('scheduler-run-log').waitFor();
-          await shot(page, name('run-log'));
-          await expectNoSeriousViolations(page, name('run-log'), { within: '.ant-drawer' });
-        });
-      }
-    }
+    await forEachView(browser, async (page, { width, theme, lang }) => {
+      const name = (what: string) => `${what}-${width}-${theme}-${lang}`;
+      await signIn(page, DEMO.admin, { via: 'api', lang, theme, path: PATH });
+      await page.locator('[data-testid^="resource-row-"]').first().waitFor();
+      await shot(page, name('list'));
+      await expectNoSeriousViolations(page, name('list'));
+      await page.goto(`/${lang}${PATH}/${job.id}`);
+      await detailReady(page);
+      await page.getByTestId('scheduler-next-runs').waitFor();
+      await shot(page, name('detail'));
+      await expectNoSeriousViolations(page, name('detail'));
+      await page.getByRole('tab', { name: lang === 'en' ? 'Runs' : 'Ejecuciones' }).click();
+      await page.locator('[data-testid^="scheduler-run-open-"]').first().waitFor();
+      await shot(page, name('runs'));
+      await expectNoSeriousViolations(page, name('runs'));
+      await page.locator('[data-testid^="scheduler-run-open-"]').first().click();
+      await page.getByTestId('scheduler-run-log').waitFor();
+      await shot(page, name('run-log'));
+      await expectNoSeriousViolations(page, name('run-log'), { within: '.ant-drawer' });
+    });
   }, 600_000);
 });

@@ -57,27 +57,14 @@ const SELECT = `
     JOIN demand_partners dp ON dp.id = r.demand_partner_id
     LEFT JOIN users u ON u.id = r.requested_by`;
 
-interface RequestRow {
-  id: number;
-  date: string;
-  network_id: number;
-  network: string;
-  columns: ImpressionLogColumn[];
-  filters: ImpressionLogFilter[];
-  status: ImpressionLogStatus;
-  rows_done: number;
-  rows_total: number | null;
-  bytes: number | null;
-  file_name: string | null;
-  error: string | null;
-  attempts: number;
-  requested_by: string | null;
-  requested_at: Date | string;
-  started_at: Date | string | null;
-  finished_at: Date | string | null;
-  expires_at: Date | string | null;
-  version: number;
-}
+/** A request as the database answers it: the DTO's fields, times as the driver gives them, no progress. */
+type Instant = Date | string;
+type RequestRow = Omit<ImpressionLogRequest, 'progress' | 'requested_at' | 'started_at' | 'finished_at' | 'expires_at'> & {
+  requested_at: Instant;
+  started_at: Instant | null;
+  finished_at: Instant | null;
+  expires_at: Instant | null;
+};
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
