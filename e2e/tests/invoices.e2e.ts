@@ -225,7 +225,8 @@ describe('invoices', () => {
         .textContent())!;
       const creditNumber = /R\d{4}-\d{6}/.exec(title)?.[0];
       expect(creditNumber).toBeTruthy();
-      expect(await page.getByTestId('invoice-credit-credited').textContent()).not.toBe(money('0'));
+      // The credited total comes with the invoice's refetch after the note is issued: read it until it is there.
+      await expect.poll(() => page.getByTestId('invoice-credit-credited').textContent()).not.toBe(money('0'));
 
       // Both documents, linked to each other.
       await page.getByTestId('invoice-credit-open-note').click();
