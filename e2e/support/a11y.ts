@@ -21,7 +21,8 @@ export async function loadAxe(page: Page): Promise<void> {
 
 function describeViolations(violations: Result[]): string {
   return violations
-    .map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`)
+    // Each node with axe's summary on the same line (for colour contrast: the two colours and the ratio).
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => `${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300)}`).join('\n  ')}`)
     .join('\n');
 }
 
@@ -37,7 +38,10 @@ export async function expectNoSeriousViolations(
   /** `within`: a selector to check only (a modal: the page behind its mask is dimmed and inert). */
   opts: { colorsOnly?: boolean; within?: string } = {},
 ) {
-  // Let animations (drawer, toasts, fades) settle before measuring colours.
+  // The pointer off the content first: a control left hovered by the last click (a menu item that
+  // closed over a button) is measured in its hover colour otherwise. Then let animations (drawer,
+  // toasts, fades) settle before measuring colours.
+  await page.mouse.move(0, 0);
   await page.waitForTimeout(400);
   await loadAxe(page);
   const violations = await runAxe(page, {

@@ -27,6 +27,8 @@ export default async function setup(project: TestProject) {
       LOGIN_MAX_PER_IP: '1000',
       JWT_SECRET: 'e2e-secret-0123456789-abcdefghijklmnop',
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
+      // The campaigns' postback test calls the suite's own server (127.0.0.1): loopback allowed.
+      ALLOW_PRIVATE_FETCHES: 'true',
     },
   });
   for (const server of servers) console.log(`e2e: server ${server.baseURL} (pid ${server.pid}, data ${server.dataDir}, log ${server.logFile})`);

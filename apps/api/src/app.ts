@@ -21,6 +21,7 @@ import { completeRollupLevels } from './reports-data/rollups.ts';
 import { assertProductionReady } from './lib/production-guard.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { modules } from './modules/index.ts';
+import { JSTAG_LOADER_CSP_SOURCE } from './modules/builders/serve-routes.ts';
 import { registerCors } from './plugins/cors.ts';
 import { createSessionIssuer, createTokenService, registerAuth, resolveJwtSecret } from './plugins/auth.ts';
 import { registerEnvelope, sendError } from './plugins/envelope.ts';
@@ -130,9 +131,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The JS tag builder's preview runs the async tag's one script (the same text in every tag)
+        // in a sandboxed srcdoc frame, which inherits this policy: allowed by its hash (decision 040).
+        scriptSrc: ["'self'", JSTAG_LOADER_CSP_SOURCE],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
+        // The VAST builder's preview plays an advertiser's media file from its CDN (decision 038):
+        // media only, over HTTPS; media cannot run code.
+        mediaSrc: ["'self'", 'https:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         frameSrc: ["'self'", 'blob:'],

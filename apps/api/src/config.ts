@@ -78,6 +78,13 @@ export interface Config {
    * that end-to-end runs do not depend on the day they run on. Null: the real date.
    */
   clockDayOfMonth: number | null;
+  /**
+   * Whether server-side fetches of URLs people type (the VAST builder's loader, the postback test)
+   * may reach loopback and private addresses: in tests, whose stub servers listen on loopback, and
+   * outside production with ALLOW_PRIVATE_FETCHES=true (the e2e suite's postback points at its own
+   * server); never in production.
+   */
+  allowPrivateFetches: boolean;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -164,5 +171,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...mailConfig(env, dataDir),
     verifactuEnvironment: env.VERIFACTU_ENV?.trim() === 'production' ? 'production' : 'test',
     clockDayOfMonth: nodeEnv === 'production' || !env.CLOCK_MIN_DAY_OF_MONTH ? null : Math.min(28, Math.max(1, int(env.CLOCK_MIN_DAY_OF_MONTH, 15))),
+    allowPrivateFetches: nodeEnv === 'test' || (nodeEnv !== 'production' && bool(env.ALLOW_PRIVATE_FETCHES, false)),
   };
 }

@@ -81,6 +81,9 @@ describe('health, envelope and security basics', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
+    // Media (the VAST preview's video) from any HTTPS host; nothing else is widened.
+    expect(csp).toContain("media-src 'self' https: blob:");
+    expect(csp).toContain("connect-src 'self'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
     expect(res.headers['x-frame-options']).toBe('DENY');

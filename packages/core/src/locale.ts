@@ -8,9 +8,9 @@
  * - /clean is a top-level route outside the locale segment.
  * Pure functions: the web app feeds them `location.pathname` and `document.cookie`.
  */
-import { DEFAULT_LOCALE, isLocale, type Locale } from './i18n/catalogues.ts';
+import { DEFAULT_LOCALE, isLocale, type Locale } from './i18n/locales.ts';
 
-export type { Locale } from './i18n/catalogues.ts';
+export type { Locale } from './i18n/locales.ts';
 
 /** Name of the cookie that remembers the chosen locale. */
 export const LOCALE_COOKIE = 'locale';

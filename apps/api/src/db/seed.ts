@@ -12,6 +12,7 @@ import { seedDemoFirewall } from './demo-firewall.ts';
 import { seedDemoPartners } from './demo-partners.ts';
 import { seedDemoBudgets } from './demo-budgets.ts';
 import { seedDemoFloors } from './demo-floors.ts';
+import { seedDemoApps } from './demo-apps.ts';
 import { seedBillingAccountsDemo } from '../modules/billing-accounts/demo.ts';
 import { seedBillingDemo } from '../modules/billing/demo.ts';
 import { seedPartnerStatsDemo } from '../modules/partner-stats/demo.ts';
@@ -23,6 +24,8 @@ import { seedImpressionLogsDemo } from '../modules/impression-logs/demo.ts';
 import { seedDiscrepancyDemo } from '../modules/discrepancy/demo.ts';
 import { seedSspLogsDemo } from '../modules/ssp-logs/demo.ts';
 import { seedSchedulerDemo } from '../modules/scheduler/demo.ts';
+import { seedOffersCampaignsDemo } from '../modules/campaigns/demo.ts';
+import { seedBuildersDemo } from './demo-builders.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -158,8 +161,11 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
     if (config.env !== 'test') {
       await seedDemoFirewall(database.db);
       await seedReportsDemo(database);
+      await seedDemoApps(database);
       await seedDemoPartners(database.db);
       await seedDemoBudgets(database);
+      // After the budgets: the campaigns' pacing reads the performance side's spend they write.
+      await seedOffersCampaignsDemo(database);
       await seedDemoFloors(database);
       await seedBillingAccountsDemo(database.db);
       await seedPartnerStatsDemo(database);
@@ -172,6 +178,7 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
       await seedDiscrepancyDemo(database);
       await seedSspLogsDemo(database);
       await seedSchedulerDemo(database);
+      await seedBuildersDemo(database);
     }
   }
   // A data set loaded by an earlier version lacks the rollups and levels added since: build them

@@ -7,9 +7,10 @@ import { impressionLogCleanupJob, impressionLogExtractJob } from '../modules/imp
 import { discrepancyRunJob, discrepancySweepJob } from '../modules/discrepancy/jobs.ts';
 import { schedulerRunJob, schedulerTickJob } from '../modules/scheduler/jobs.ts';
 import { sspLogsPruneJob, sspLogsSampleJob } from '../modules/ssp-logs/jobs.ts';
+import { creativesResizeCleanupJob } from '../modules/creatives/jobs.ts';
 import { pruneJobRunsJob } from './maintenance.ts';
 import type { JobDefinition, LocalTask } from './types.ts';
 
-export const jobDefinitions: readonly JobDefinition[] = [firewallExpireJob as JobDefinition, pruneJobRunsJob, dataviewerSchedulesJob, adsTxtCheckJob, prepaymentsPostSpendJob, impressionLogExtractJob as JobDefinition, impressionLogCleanupJob, discrepancyRunJob as JobDefinition, discrepancySweepJob, schedulerTickJob, schedulerRunJob as JobDefinition, sspLogsSampleJob, sspLogsPruneJob];
+export const jobDefinitions: readonly JobDefinition[] = [firewallExpireJob as JobDefinition, pruneJobRunsJob, dataviewerSchedulesJob, adsTxtCheckJob, prepaymentsPostSpendJob, impressionLogExtractJob as JobDefinition, impressionLogCleanupJob, discrepancyRunJob as JobDefinition, discrepancySweepJob, schedulerTickJob, schedulerRunJob as JobDefinition, sspLogsSampleJob, sspLogsPruneJob, creativesResizeCleanupJob];
 
 export const localTasks: readonly LocalTask[] = [firewallReconcileTask];

@@ -19,6 +19,13 @@ import { dataviewerRoutes } from './dataviewers/routes.ts';
 import { dealRoutes } from './deals/routes.ts';
 import { financeReportRoutes } from './finance-reports/routes.ts';
 import { sspLogRoutes } from './ssp-logs/routes.ts';
+import { builderRoutes } from './builders/routes.ts';
+import { creativeRoutes } from './creatives/routes.ts';
+import { vastBuilderRoutes } from './builders/vast-routes.ts';
+import { jsonBuilderRoutes } from './builders/json-routes.ts';
+import { adunitBuilderRoutes } from './builders/adunit-routes.ts';
+import { sdkAppRoutes } from './builders/app-ads-routes.ts';
+import { builderServeRoutes } from './builders/serve-routes.ts';
 import { floorRoutes } from './floors/routes.ts';
 import { firewallRoutes } from './firewall/routes.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -33,7 +40,8 @@ import { reportsRoutes } from './reports/routes.ts';
 import { staffRoutes } from './staff/routes.ts';
 import { schedulerRoutes } from './scheduler/routes.ts';
 import { partnerStatsRoutes } from './partner-stats/routes.ts';
+import { campaignRoutes, offerRoutes } from './campaigns/routes.ts';
 
 export type ModuleRoutes = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes, billingAccountRoutes, invoiceRoutes, payoutRoutes, prepaymentRoutes, financeRoutes, financeReportRoutes, impressionLogRoutes, partnerStatsRoutes, discrepancyRoutes, schedulerRoutes, sspLogRoutes];
+export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes, billingAccountRoutes, invoiceRoutes, payoutRoutes, prepaymentRoutes, financeRoutes, financeReportRoutes, impressionLogRoutes, partnerStatsRoutes, discrepancyRoutes, schedulerRoutes, sspLogRoutes, builderRoutes, jsonBuilderRoutes, adunitBuilderRoutes, sdkAppRoutes, vastBuilderRoutes, builderServeRoutes, offerRoutes, campaignRoutes, creativeRoutes];

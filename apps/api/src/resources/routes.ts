@@ -85,6 +85,12 @@ export interface ResourceOptions {
    * definition too big for a list). Exports, history and the autocomplete keep the declared fields.
    */
   decorate?: (rows: Row[], request: FastifyRequest, one: boolean) => Promise<Row[]>;
+  /**
+   * Warnings about a row that do not stop a save (a payout above the revenue), by field (message
+   * keys): the list's rows, the one-row answer and the create's and update's answers carry them as
+   * `warnings` ({} when none), so a save that went through still says what to look at.
+   */
+  warnings?: (row: Row) => Record<string, string>;
 }
 
 interface Registered {
@@ -219,6 +225,8 @@ export function resourceRoutes(
   const tracked = Boolean(columns.created_by && columns.updated_by);
   /** The caller's rows (opts.scope), or every row. */
   const scopeOf = (request: FastifyRequest): SQL | undefined => opts.scope?.(callerOf(request));
+  /** A row with its warnings (opts.warnings), or as it is. */
+  const warned = (row: Row): Row => (opts.warnings ? { ...row, warnings: opts.warnings(row) } : row);
 
   const refFields = fieldNames.filter((f) => def.fields[f]!.type === 'ref' && def.fields[f]!.ref);
   /** The referenced resource of a ref field (registered before this one, or by the time of a request). */
@@ -426,7 +434,7 @@ export function resourceRoutes(
       const q = listQueryOf(def, request.query);
       const scope = scopeOf(request);
       const [items, [total]] = await Promise.all([
-        pageOf(q, scope, (q.page - 1) * q.page_size, q.page_size),
+        pageOf(q, scope, (q.page - 1) * q.page_size, q.page_size).then((rows) => rows.map(warned)),
         db().select({ n: count() }).from(table).where(whereOf(q, scope)),
       ]);
       return ok({
@@ -531,8 +539,9 @@ export function resourceRoutes(
       },
     },
     async (request) => {
-      const row = await findRow(db(), request.params.id, scopeOf(request));
-      if (!row) throw notFound('resource.not_found');
+      const found = await findRow(db(), request.params.id, scopeOf(request));
+      if (!found) throw notFound('resource.not_found');
+      const row = warned(found);
       return ok(opts.decorate ? (await opts.decorate([row], request, true))[0] : row);
     },
   );
@@ -609,7 +618,7 @@ export function resourceRoutes(
         .catch((err: unknown) => {
           throw uniqueError(err);
         });
-      return reply.code(201).send(ok({ ...row, ...extra.reveal }));
+      return reply.code(201).send(ok({ ...warned(row), ...extra.reveal }));
     },
   );
 
@@ -667,7 +676,7 @@ export function resourceRoutes(
               before: auditable(before),
               after: auditable(after),
             });
-            return after;
+            return warned(after);
           })
           .catch((err: unknown) => {
             throw uniqueError(err);

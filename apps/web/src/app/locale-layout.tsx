@@ -1,5 +1,5 @@
 /** The /{lang} segment: the URL's locale becomes the active one (session, cookie, i18n). */
-import { isLocale } from '@backoffice/core/i18n/catalogues';
+import { isLocale } from '@backoffice/core/i18n/locales';
 import { useLayoutEffect } from 'react';
 import { Outlet, useParams } from 'react-router';
 import { saveLocaleCookie } from '../lib/locale-cookie.ts';

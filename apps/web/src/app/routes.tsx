@@ -6,6 +6,7 @@
  */
 import { APP_ROUTES, type AppRoute } from '@backoffice/core/routes';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import { loadScreenCatalogues } from '../lib/i18n.ts';
 import { lazyScreen, retry } from '../lib/retry.ts';
 import type { RouteHandle } from '../lib/route-handle.ts';
 import { CleanRoute } from './clean-route.tsx';
@@ -57,8 +58,9 @@ export const routes: RouteObject[] = [
           { path: 'report/:id', Component: ReportRedirect },
           {
             id: 'shell',
+            // The shell and the screens' messages together: no screen renders before its words.
             lazy: async () => {
-              const mod = await retry(() => import('../shell/shell-layout.tsx'));
+              const [mod] = await Promise.all([retry(() => import('../shell/shell-layout.tsx')), retry(loadScreenCatalogues)]);
               return { Component: mod.default };
             },
             children: [

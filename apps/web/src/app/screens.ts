@@ -61,6 +61,17 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   playon_acm: () => import('../features/finance-reports/playon-acm-page.tsx'),
   playon_networks: () => import('../features/finance-reports/playon-networks-page.tsx'),
   scheduler: () => import('../features/scheduler/scheduler-page.tsx'),
+  premium_offers: () => import('../features/campaigns/offers-page.tsx'),
+  campaigns: () => import('../features/campaigns/campaigns-page.tsx'),
+  info_creative_sizes: () => import('../features/creatives/sizes-page.tsx'),
+  creatives_resize_tool: () => import('../features/creatives/resize-page.tsx'),
+  jstagbuilder: () => import('../features/jstag-builder/jstag-builder-page.tsx'),
+  playon_builders: () => import('../features/playon-builder/playon-builder-page.tsx'),
+  vastbuilder: () => import('../features/vast-builder/vast-builder-page.tsx'),
+  jsonbuilder: () => import('../features/json-builder/json-builder-page.tsx'),
+  adunit_generator: () => import('../features/adunit-generator/adunit-generator-page.tsx'),
+  sdk_builder: () => import('../features/sdk-builder/sdk-builder-page.tsx'),
+  app_tracking_manager: () => import('../features/app-tracking/app-tracking-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {

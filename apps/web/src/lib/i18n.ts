@@ -1,8 +1,11 @@
 /**
  * i18next over the core catalogues (en, es). Keys are flat and dotted (`login.mail.required`),
  * so the key and namespace separators are off; interpolation uses the catalogues' `{name}`.
+ * The entry ships the areas every page needs (core i18n/base); the screens' areas come in one
+ * chunk that the signed-in shell's route waits for (`loadScreenCatalogues`, decision 044).
  */
-import { catalogues, DEFAULT_LOCALE, LOCALES, type Locale } from '@backoffice/core/i18n/catalogues';
+import { baseEn, baseEs } from '@backoffice/core/i18n/base';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '@backoffice/core/i18n/locales';
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
@@ -18,7 +21,7 @@ export function initI18n(locale: Locale = DEFAULT_LOCALE): I18n {
       lng: locale,
       fallbackLng: DEFAULT_LOCALE,
       supportedLngs: [...LOCALES],
-      resources: Object.fromEntries(LOCALES.map((l) => [l, { translation: catalogues[l] }])),
+      resources: { en: { translation: { ...baseEn } }, es: { translation: { ...baseEs } } },
       keySeparator: false,
       nsSeparator: false,
       interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
@@ -35,4 +38,24 @@ export function initI18n(locale: Locale = DEFAULT_LOCALE): I18n {
 /** Translates outside React (toasts from the fetch layer, the session store). */
 export function t(key: string, params?: Record<string, string | number>): string {
   return i18n.t(key, params ?? {});
+}
+
+let screens: Promise<void> | null = null;
+
+/**
+ * Adds the screens' messages (both languages) to the instance; one request, remembered (a failed
+ * load is forgotten, so the route's retry asks again).
+ */
+export function loadScreenCatalogues(): Promise<void> {
+  screens ??= import('@backoffice/core/i18n/screens').then(
+    ({ screensEn, screensEs }) => {
+      i18n.addResourceBundle('en', 'translation', screensEn, true, true);
+      i18n.addResourceBundle('es', 'translation', screensEs, true, true);
+    },
+    (error: unknown) => {
+      screens = null;
+      throw error;
+    },
+  );
+  return screens;
 }

@@ -1,6 +1,6 @@
 /** The saved locale cookie (spec section 2) in the browser. */
 import { localeCookieValue, localeFromCookie } from '@backoffice/core/locale';
-import type { Locale } from '@backoffice/core/i18n/catalogues';
+import type { Locale } from '@backoffice/core/i18n/locales';
 
 export function readLocaleCookie(): Locale | null {
   return typeof document === 'undefined' ? null : localeFromCookie(document.cookie);

@@ -12,7 +12,7 @@
  * cookie, so it survives reloads and new tabs but not closing the browser.
  */
 import type { Acl, RoleRef } from '@backoffice/core/acl';
-import { DEFAULT_LOCALE, isLocale, type Locale } from '@backoffice/core/i18n/catalogues';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '@backoffice/core/i18n/locales';
 import type { MenuEntry } from '@backoffice/core/menu';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';

@@ -57,7 +57,10 @@ export function initialValues(def: ResourceDef, row: ResourceRow | null, fixed: 
     const type = def.fields[f]!.type;
     const empty =
       type === 'json' ? [] : type === 'boolean' ? false : type === 'enum' || type === 'ref' || type === 'percent' || type === 'number' || type === 'money' ? undefined : '';
-    out[f] = row?.[f] ?? fixed[f] ?? initial[f] ?? schemaDefault(def, f) ?? empty;
+    // A fixed value is the list filter's text: a reference or a number takes it as a number (a
+    // campaign's id on its events' form).
+    const fixedValue = fixed[f] !== undefined && (type === 'ref' || type === 'number') && typeof fixed[f] === 'string' ? Number(fixed[f]) : fixed[f];
+    out[f] = row?.[f] ?? fixedValue ?? initial[f] ?? schemaDefault(def, f) ?? empty;
   }
   return out;
 }

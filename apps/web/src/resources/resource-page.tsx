@@ -9,7 +9,7 @@ import { RESOURCES } from '@backoffice/core/resources/index';
 import { Alert, App, Button, Descriptions, Empty, List, Result, Space, Spin, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useLocale } from '../components/use-locale.ts';
 import { useNotice } from '../components/use-notice.ts';
 import { errorText } from '../lib/api.ts';
@@ -56,6 +56,11 @@ export interface ResourcePageProps {
   rowTitle?: (row: ResourceRow) => string;
   /** A notice about a row above its tabs, whatever tab is open (a deal's floor below a floor rule). */
   rowNotice?: (row: ResourceRow) => ReactNode;
+  /**
+   * Where Back (and a deleted row) lead under /{lang}, and what the link says, when not to the list
+   * at `basePath`: a sub-resource's parent (a campaign's event goes back to its campaign's Events tab).
+   */
+  back?: { path: string; label: string };
 }
 
 /** Whether any declared resource refers to this one (then its page has a "used by" tab). */
@@ -144,7 +149,7 @@ function UsedByTab({ def, id }: { def: ResourceDef; id: number }) {
   return <List dataSource={used.data} renderItem={(u) => <List.Item key={u.resource}>{t(u.label)}: {u.count}</List.Item>} />;
 }
 
-function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, rowActions, onCreated, fixed, editable, rowTitle, rowNotice, initial, id }: ResourcePageProps & { id: number | null; initial?: Record<string, unknown> }) {
+function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, rowActions, onCreated, fixed, editable, rowTitle, rowNotice, back, initial, id }: ResourcePageProps & { id: number | null; initial?: Record<string, unknown> }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
@@ -154,6 +159,10 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, row
   const { create, update, remove } = useResourceMutations(def);
   const canWrite = usePermission(def.acl, 'write');
   const listPath = `/${locale}${basePath}`;
+  const backTo = `/${locale}${back?.path ?? basePath}`;
+  const backLabel = back?.label ?? t('resource.back');
+  // `?tab=history` opens a row's page on that tab (a sub-resource's Back returns to its parent's tab).
+  const [search] = useSearchParams();
 
   if ((id !== null && row.isError) || (id === null && !offers(def, 'create'))) {
     return (
@@ -161,7 +170,7 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, row
         <Result
           status={!row.error || row.error.httpStatus === 404 ? '404' : 'error'}
           title={row.error ? errorText(row.error) : t('resource.not_found')}
-          extra={<Link to={listPath}>{t('resource.back')}</Link>}
+          extra={<Link to={backTo}>{backLabel}</Link>}
         />
       </div>
     );
@@ -192,7 +201,7 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, row
         try {
           await remove.mutateAsync(current.id);
           void notice.success(t('resource.deleted'));
-          void navigate(listPath);
+          void navigate(backTo);
         } catch (error) {
           const used = error instanceof FetchError ? (error.details.body as { data?: { used_by?: { label: string; count: number }[] } })?.data?.used_by : undefined;
           void notice.error(used ? `${errorText(error)}: ${used.map((u) => `${t(u.label)} (${u.count})`).join(', ')}` : errorText(error));
@@ -225,8 +234,8 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, row
 
   return (
     <div className="bo-page bo-res-detail" data-testid={`resource-detail-${def.name}`}>
-      <Link to={listPath} className="bo-res-back">
-        <ArrowLeftOutlined /> {t('resource.back')}
+      <Link to={backTo} className="bo-res-back">
+        <ArrowLeftOutlined /> {backLabel}
       </Link>
       <h1 className="bo-page__title" data-testid="resource-title">
         {title || t(titleKey)}
@@ -258,6 +267,7 @@ function Detail({ def, basePath, titleKey, newTitleKey, tabs, inputs, cells, row
       {current ? (
         <Tabs
           destroyOnHidden
+          defaultActiveKey={search.get('tab') ?? undefined}
           items={[
             { key: 'details', label: t('resource.tab.details'), children: form },
             { key: 'history', label: t('resource.tab.history'), children: <HistoryTab def={def} id={current.id} /> },

@@ -3,7 +3,7 @@
  * saved in the session state) switches, used on the sign-in page and in the top bar.
  */
 import { MoonOutlined, SunOutlined } from '@ant-design/icons';
-import { LOCALES, type Locale } from '@backoffice/core/i18n/catalogues';
+import { LOCALES, type Locale } from '@backoffice/core/i18n/locales';
 import { switchLocale } from '@backoffice/core/locale';
 import { Button, Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';

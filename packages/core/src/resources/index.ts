@@ -1,12 +1,15 @@
 /** Every resource declared in core, by name (references between them, the web app's reference inputs). */
 import { agencies } from './agencies.ts';
 import { budgets } from './budgets.ts';
+import { campaignEvents } from './campaign-events.ts';
+import { campaigns } from './campaigns.ts';
 import { companies } from './companies.ts';
 import { deals } from './deals.ts';
 import type { ResourceDef } from './define.ts';
 import { demandPartners } from './demand-partners.ts';
 import { endpoints } from './endpoints.ts';
 import { firewallEntries } from './firewall-entries.ts';
+import { premiumOffers } from './offers.ts';
 import { precreation } from './precreation.ts';
 import { publishers } from './publishers.ts';
 import { savedDataviewers } from './saved-dataviewers.ts';
@@ -24,4 +27,7 @@ export const RESOURCES: Readonly<Record<string, ResourceDef>> = {
   budgets,
   deals,
   scheduled_jobs: scheduledJobs,
+  premium_offers: premiumOffers,
+  campaigns,
+  campaign_events: campaignEvents,
 };

@@ -1,7 +1,9 @@
 /**
  * The ads.txt check: for each property of a publisher, read its ads.txt (a site:
  * `https://<domain>/ads.txt`) or app-ads.txt (an app or a CTV app: on the publisher's domain,
- * `https://<seller domain>/app-ads.txt`, where the IAB's app-ads.txt lives), parse it with core's
+ * `https://<seller domain>/app-ads.txt`, where the IAB's app-ads.txt lives; an app whose developer
+ * domain is known (app_profiles, the SDK screens: the store listing's developer website) is read
+ * there instead), parse it with core's
  * ads.txt 1.1 parser, and mark the property:
  *   verified      the file has our line (our domain, the publisher's seller id, DIRECT or RESELLER)
  *   missing_line  the file was read but lacks it
@@ -41,6 +43,8 @@ interface PropertyRow {
   seller_id: string | null;
   seller_type: string;
   seller_domain: string | null;
+  /** An app's developer domain (app_profiles), where its app-ads.txt is; null when unknown. */
+  developer_domain?: string | null;
 }
 
 export interface CheckResult {
@@ -51,10 +55,11 @@ export interface CheckResult {
 }
 
 /** Where a property's file is, or null when there is no domain to ask. */
-export function adsTxtUrlOf(p: Pick<PropertyRow, 'name' | 'environment_id' | 'seller_domain'>): string | null {
+export function adsTxtUrlOf(p: Pick<PropertyRow, 'name' | 'environment_id' | 'seller_domain' | 'developer_domain'>): string | null {
   const env = ENVIRONMENTS[p.environment_id - 1] ?? 'web';
   if (env === 'web') return /^[a-z0-9.-]+\.[a-z]{2,}$/i.test(p.name) ? `https://${p.name.toLowerCase()}/ads.txt` : null;
-  return p.seller_domain ? `https://${p.seller_domain}/app-ads.txt` : null;
+  const domain = p.developer_domain || p.seller_domain;
+  return domain ? `https://${domain}/app-ads.txt` : null;
 }
 
 async function checkOne(ctx: AppContext, p: PropertyRow, fetcher: AdsTxtFetcher): Promise<{ status: AdsTxtStatus; detail: object }> {
@@ -76,16 +81,16 @@ async function checkOne(ctx: AppContext, p: PropertyRow, fetcher: AdsTxtFetcher)
   };
 }
 
-/** Checks the properties of one publisher (or of every publisher that is not archived). */
-export async function checkAdsTxt(ctx: AppContext, opts: { publisherId?: number } = {}): Promise<CheckResult> {
+/** Checks the properties of one publisher, or one property (an app, from the SDK screens), or of every publisher that is not archived. */
+export async function checkAdsTxt(ctx: AppContext, opts: { publisherId?: number; siteId?: number } = {}): Promise<CheckResult> {
   const fetcher = ctx.adsTxtFetcher ?? httpAdsTxtFetcher;
   const rows = await query<PropertyRow>(
     ctx.database,
-    `SELECT s.id, s.name, s.environment_id, p.seller_id, p.seller_type, p.seller_domain
-     FROM sites s JOIN publishers p ON p.id = s.publisher_id
-     WHERE ${opts.publisherId !== undefined ? 'p.id = $1' : "p.status <> 'archived'"}
+    `SELECT s.id, s.name, s.environment_id, p.seller_id, p.seller_type, p.seller_domain, ap.developer_domain
+     FROM sites s JOIN publishers p ON p.id = s.publisher_id LEFT JOIN app_profiles ap ON ap.site_id = s.id
+     WHERE ${opts.siteId !== undefined ? 's.id = $1' : opts.publisherId !== undefined ? 'p.id = $1' : "p.status <> 'archived'"}
      ORDER BY s.id`,
-    opts.publisherId !== undefined ? [opts.publisherId] : [],
+    opts.siteId !== undefined ? [opts.siteId] : opts.publisherId !== undefined ? [opts.publisherId] : [],
   );
   const result: CheckResult = { checked: 0, verified: 0, missing_line: 0, unreachable: 0 };
   for (let i = 0; i < rows.length; i += CONCURRENCY) {
