@@ -8,7 +8,9 @@ const external = Object.keys(pkg.dependencies ?? {}).filter((d) => !d.startsWith
 const entries = ['src/server.ts', ...['src/cli-user.ts', 'src/cli-data.ts', 'src/cli-verifactu.ts'].filter((f) => fs.existsSync(f))];
 await build({
   entryPoints: entries,
-  outdir: 'dist',
+  // API_OUTDIR: a private build (a helper's e2e run) that leaves the shared dist/ alone; it must be
+  // inside the repository so the bundle's external packages resolve from its node_modules.
+  outdir: process.env.API_OUTDIR ?? 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -18,4 +20,4 @@ await build({
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: 'warning',
 });
-console.log(`api: built ${entries.join(', ')} -> dist/`);
+console.log(`api: built ${entries.join(', ')} -> ${process.env.API_OUTDIR ?? 'dist'}/`);

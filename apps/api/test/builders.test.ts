@@ -149,7 +149,8 @@ describe('builders: the shared layer', () => {
     });
 
     it('refuses a body that is neither a configuration nor code, and an unknown kind', async () => {
-      expect((await post(`${SLOT}/render`, { config: config(), code: '{}' })).statusCode).toBe(400);
+      expect((await post(`${SLOT}/render`, { config: config(), code: '{}', extra: 1 })).statusCode).toBe(400);
+      expect((await post(`${SLOT}/render`, {})).statusCode).toBe(400);
       expect((await post(`${SLOT}/render`, { code: 42 })).statusCode).toBe(400);
       const unknown = await post('/v1/builders/flash/render', { config: {} });
       expect(unknown.statusCode).toBe(404);
