@@ -166,3 +166,24 @@ export function macroUrlProblem(text: string, opts: { httpOnly?: boolean } = {})
 
 /** A postback URL's problem (http or https only), or null. */
 export const postbackUrlProblem = (text: string): string | null => macroUrlProblem(text, { httpOnly: true });
+
+/** A postback test as the API answers it (GET and POST …/events/:id/postback-tests). */
+export interface PostbackTestDto {
+  id: number;
+  event_id: number;
+  requested_at: string;
+  requested_by: { id: number | null; name: string | null };
+  status: 'sending' | 'done' | 'refused' | 'error';
+  /** The resolved URL that was (or would have been) requested. */
+  url: string;
+  values: Record<string, string>;
+  http_status: number | null;
+  response_headers: Record<string, string> | null;
+  response_body: string | null;
+  redirects: string[];
+  error_key: string | null;
+  error_detail: string | null;
+  duration_ms: number | null;
+  /** A retried request (same idempotency key): the test it made earlier. */
+  already?: boolean;
+}

@@ -683,7 +683,8 @@ const EXAMPLES: { name: string; config: JsTagConfig }[] = [
   },
 ];
 
-const fileSlug = (unit: string) => unit.trim().replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'ad-unit';
+/** An ad unit code as a file name's stem (the tag builders' downloads). */
+export const fileSlug = (unit: string) => unit.trim().replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'ad-unit';
 
 export const jstagBuilder: BuilderDefinition<JsTagConfig> = {
   kind: 'jstag',

@@ -22,6 +22,7 @@ import {
   consentIssues,
   editedIssue,
   escapeHtml,
+  fileSlug,
   isHttpUrl,
   readRootAttributes,
   serverBase,
@@ -275,8 +276,6 @@ const EXAMPLES: { name: string; config: PlayOnConfig }[] = [
     },
   },
 ];
-
-const fileSlug = (unit: string) => unit.trim().replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'ad-unit';
 
 export const playonBuilder: BuilderDefinition<PlayOnConfig> = {
   kind: 'playon',

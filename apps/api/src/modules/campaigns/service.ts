@@ -17,6 +17,7 @@ import {
   resolveMacros,
   type MacroValues,
   type PostbackMacro,
+  type PostbackTestDto,
 } from '@backoffice/core/postback';
 import { COUNTRIES, DEVICES } from '@backoffice/core/reports';
 import { and, desc, eq, sql } from 'drizzle-orm';
@@ -208,24 +209,7 @@ export async function campaignPacingOf(ctx: AppContext, id: number): Promise<Pac
 const STALE_SENDING_MS = 30_000;
 const TESTS_SHOWN = 20;
 
-export interface PostbackTestAnswer {
-  id: number;
-  event_id: number;
-  requested_at: string;
-  requested_by: { id: number | null; name: string | null };
-  status: 'sending' | 'done' | 'refused' | 'error';
-  url: string;
-  values: Record<string, string>;
-  http_status: number | null;
-  response_headers: Record<string, string> | null;
-  response_body: string | null;
-  redirects: string[];
-  error_key: string | null;
-  error_detail: string | null;
-  duration_ms: number | null;
-  /** A retried request (same idempotency key): the test it made earlier. */
-  already?: boolean;
-}
+export type PostbackTestAnswer = PostbackTestDto;
 
 async function testsOf(d: Db, eventId: number, testId?: number): Promise<PostbackTestAnswer[]> {
   const rows = await d

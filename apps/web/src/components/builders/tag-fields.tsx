@@ -7,37 +7,10 @@
  */
 import { CONSENT_MODES, CONSENT_TIMEOUT_MAX_MS, VENDOR_ID_MAX, type ConsentConfig, type ConsentMode } from '@backoffice/core/builders/jstag';
 import type { BuilderIssue } from '@backoffice/core/builders/common';
-import { Col, Form, InputNumber, Row, Select } from 'antd';
-import type { ReactNode } from 'react';
+import { Col, InputNumber, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { fieldDomId, fieldIssue } from './field-issue.ts';
-
-interface FieldProps {
-  path: string;
-  label: ReactNode;
-  issues: readonly BuilderIssue[];
-  help?: ReactNode;
-  required?: boolean;
-  children: ReactNode;
-}
-
-/** A labelled field with the first issue at its path (or below) under it. */
-export function TagField({ path, label, issues, help, required, children }: FieldProps) {
-  return (
-    <Form.Item label={label} htmlFor={fieldDomId(path)} required={required} extra={help} {...fieldIssue(issues, path)}>
-      {children}
-    </Form.Item>
-  );
-}
-
-export function TagSection({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
-  return (
-    <section className="bo-tag-section" data-testid={testId}>
-      <h3 className="bo-tag-section__title">{title}</h3>
-      {children}
-    </section>
-  );
-}
+import { BuilderField, BuilderSection } from './builder-fields.tsx';
+import { fieldDomId } from './field-issue.ts';
 
 interface ConsentFieldsProps {
   value: ConsentConfig;
@@ -61,11 +34,11 @@ export function ConsentFields({ value, onChange, issues, canAskCmp, testId }: Co
     title: mode === 'cmp' && !canAskCmp ? t('jstag.consent.cmp_async_only') : undefined,
   });
   return (
-    <TagSection title={t('jstag.section.consent')} testId={`${testId}-consent`}>
+    <BuilderSection title={t('jstag.section.consent')} testId={`${testId}-consent`}>
       <Row gutter={12}>
         {FRAMEWORKS.map((f) => (
           <Col key={f} xs={24} md={8}>
-            <TagField path={`consent.${f}`} label={t(`jstag.consent.${f}`)} issues={issues}>
+            <BuilderField path={`consent.${f}`} label={t(`jstag.consent.${f}`)} issues={issues}>
               <Select
                 id={fieldDomId(`consent.${f}`)}
                 value={value[f]}
@@ -73,13 +46,13 @@ export function ConsentFields({ value, onChange, issues, canAskCmp, testId }: Co
                 onChange={(mode: ConsentMode) => onChange({ ...value, [f]: mode })}
                 data-testid={`${testId}-consent-${f}`}
               />
-            </TagField>
+            </BuilderField>
           </Col>
         ))}
       </Row>
       <Row gutter={12}>
         <Col xs={24} md={12}>
-          <TagField path="consent.vendor_id" label={t('jstag.consent.vendor_id')} help={t('jstag.consent.vendor_help')} issues={issues} required={usesMacros}>
+          <BuilderField path="consent.vendor_id" label={t('jstag.consent.vendor_id')} help={t('jstag.consent.vendor_help')} issues={issues} required={usesMacros}>
             <InputNumber
               id={fieldDomId('consent.vendor_id')}
               value={value.vendor_id}
@@ -89,11 +62,11 @@ export function ConsentFields({ value, onChange, issues, canAskCmp, testId }: Co
               style={{ width: '100%' }}
               onChange={(n) => onChange({ ...value, vendor_id: typeof n === 'number' && Number.isFinite(n) ? n : null })}
             />
-          </TagField>
+          </BuilderField>
         </Col>
         {asksCmp ? (
           <Col xs={24} md={12}>
-            <TagField path="consent.timeout_ms" label={t('jstag.consent.timeout')} help={t('jstag.consent.timeout_help')} issues={issues}>
+            <BuilderField path="consent.timeout_ms" label={t('jstag.consent.timeout')} help={t('jstag.consent.timeout_help')} issues={issues}>
               <InputNumber
                 id={fieldDomId('consent.timeout_ms')}
                 value={value.timeout_ms}
@@ -104,11 +77,11 @@ export function ConsentFields({ value, onChange, issues, canAskCmp, testId }: Co
                 style={{ width: '100%' }}
                 onChange={(n) => onChange({ ...value, timeout_ms: typeof n === 'number' && Number.isFinite(n) ? n : 0 })}
               />
-            </TagField>
+            </BuilderField>
           </Col>
         ) : null}
       </Row>
-    </TagSection>
+    </BuilderSection>
   );
 }
 

@@ -33,12 +33,13 @@ import type { JsonValue } from '@backoffice/core/builders/json';
 import { SIZES } from '@backoffice/core/reports';
 import { CURRENCIES } from '@backoffice/core/resources/companies';
 import { Alert, AutoComplete, Button, Card, Checkbox, Col, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { JsonTextArea } from '../../components/json-text-area.tsx';
 import { useNotice } from '../../components/use-notice.ts';
 import { api, errorText, isSessionError } from '../../lib/api.ts';
-import { fieldDomId, fieldIssue, issueText } from '../../components/builders/field-issue.ts';
+import { BuilderField as Field, BuilderSection as Section } from '../../components/builders/builder-fields.tsx';
+import { fieldDomId, issueText } from '../../components/builders/field-issue.ts';
 import type { BuilderFormProps } from '../../components/builders/types.ts';
 
 const MEDIA = ['banner', 'video', 'native'] as const;
@@ -52,23 +53,6 @@ const DEFAULT_MEDIA: { banner: NonNullable<AdUnitGenConfig['mediaTypes']['banner
   native: { ortb: { ver: '1.2', assets: DEFAULT_NATIVE_ASSETS } },
 };
 
-interface FieldProps {
-  path: string;
-  label: ReactNode;
-  issues: readonly BuilderIssue[];
-  help?: ReactNode;
-  required?: boolean;
-  children: ReactNode;
-}
-
-function Field({ path, label, issues, help, required, children }: FieldProps) {
-  return (
-    <Form.Item label={label} htmlFor={fieldDomId(path)} required={required} extra={help} {...fieldIssue(issues, path)}>
-      {children}
-    </Form.Item>
-  );
-}
-
 /** The issues at exactly this path (a list's or a section's own message), as alerts. */
 function PathIssues({ path, issues }: { path: string; issues: readonly BuilderIssue[] }) {
   const here = issues.filter((i) => i.path === path);
@@ -79,15 +63,6 @@ function PathIssues({ path, issues }: { path: string; issues: readonly BuilderIs
         <Alert key={n} type={i.severity} showIcon title={issueText(i)} className="bo-adunit-card" />
       ))}
     </div>
-  );
-}
-
-function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
-  return (
-    <section className="bo-adunit-section" data-testid={testId}>
-      <h3 className="bo-adunit-section__title">{title}</h3>
-      {children}
-    </section>
   );
 }
 

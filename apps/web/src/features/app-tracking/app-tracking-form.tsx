@@ -10,39 +10,13 @@ import { APP_PLATFORMS, type AppPlatform } from '@backoffice/core/builders/app-s
 import { TRACKING_MACROS, TRACKING_MACRO_NAMES, resolvedExample, trackingTemplate, type AppTrackingConfig, type TrackingLink } from '@backoffice/core/builders/app-tracking';
 import type { BuilderIssue } from '@backoffice/core/builders/common';
 import { Button, Card, Col, Form, Input, Radio, Row, Space, Typography } from 'antd';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppPanel } from '../../components/mobile-apps/app-panel.tsx';
 import { SkanListInput } from '../../components/mobile-apps/skan-list-input.tsx';
+import { BuilderField as Field, BuilderSection as Section } from '../../components/builders/builder-fields.tsx';
 import { fieldDomId, fieldIssue, issueText } from '../../components/builders/field-issue.ts';
 import type { BuilderFormProps } from '../../components/builders/types.ts';
 import './app-tracking.css';
-
-interface FieldProps {
-  path: string;
-  label: ReactNode;
-  issues: readonly BuilderIssue[];
-  help?: ReactNode;
-  required?: boolean;
-  children: ReactNode;
-}
-
-function Field({ path, label, issues, help, required, children }: FieldProps) {
-  return (
-    <Form.Item label={label} htmlFor={fieldDomId(path)} required={required} extra={help} {...fieldIssue(issues, path)}>
-      {children}
-    </Form.Item>
-  );
-}
-
-function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
-  return (
-    <section className="bo-tracking-section" data-testid={testId}>
-      <h3 className="bo-tracking-section__title">{title}</h3>
-      {children}
-    </section>
-  );
-}
 
 const emptyLink = (n: number): TrackingLink => ({
   name: `Campaign link ${n}`,

@@ -3,7 +3,7 @@
  * event's postback tests and firing one (docs/decisions/043-offers-and-campaigns.md).
  */
 import type { CampaignPacing } from '@backoffice/core/campaign-pacing';
-import type { MacroValues } from '@backoffice/core/postback';
+import type { MacroValues, PostbackTestDto } from '@backoffice/core/postback';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import type { FetchError } from '../../lib/fetch-client.ts';
@@ -13,23 +13,7 @@ export interface PacingAnswer extends CampaignPacing {
   scope: { countries: string[]; devices: string[]; platforms_applied: boolean };
 }
 
-export interface PostbackTest {
-  id: number;
-  event_id: number;
-  requested_at: string;
-  requested_by: { id: number | null; name: string | null };
-  status: 'sending' | 'done' | 'refused' | 'error';
-  url: string;
-  values: Record<string, string>;
-  http_status: number | null;
-  response_headers: Record<string, string> | null;
-  response_body: string | null;
-  redirects: string[];
-  error_key: string | null;
-  error_detail: string | null;
-  duration_ms: number | null;
-  already?: boolean;
-}
+export type PostbackTest = PostbackTestDto;
 
 export function usePacing(campaignId: number) {
   return useQuery<PacingAnswer, FetchError>({

@@ -11,7 +11,8 @@ import { AutoComplete, Button, Col, Form, Input, Radio, Row, Select, Space, Swit
 import { useTranslation } from 'react-i18next';
 import { fieldDomId } from '../../components/builders/field-issue.ts';
 import type { BuilderFormProps } from '../../components/builders/types.ts';
-import { adUnitCodeOf, ConsentFields, TagField, TagSection } from '../../components/builders/tag-fields.tsx';
+import { BuilderField as TagField, BuilderSection as TagSection } from '../../components/builders/builder-fields.tsx';
+import { adUnitCodeOf, ConsentFields } from '../../components/builders/tag-fields.tsx';
 
 /** IAB standard display sizes offered in the sizes list (others can be typed). */
 const STANDARD_SIZES = ['300x250', '728x90', '320x50', '300x600', '970x250', '160x600', '320x100', '336x280', '970x90', '468x60', '300x50', '250x250'];

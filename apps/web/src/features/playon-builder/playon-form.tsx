@@ -25,7 +25,8 @@ import { fieldDomId } from '../../components/builders/field-issue.ts';
 import type { BuilderFormProps } from '../../components/builders/types.ts';
 // The consent fieldset and field layout are the JS tag builder's: both embeds carry the same consent attributes.
 import { adUnitCodeOf } from '../../components/builders/tag-fields.tsx';
-import { ConsentFields, TagField, TagSection } from '../../components/builders/tag-fields.tsx';
+import { BuilderField as TagField, BuilderSection as TagSection } from '../../components/builders/builder-fields.tsx';
+import { ConsentFields } from '../../components/builders/tag-fields.tsx';
 
 type Numeric = 'paragraph' | 'width' | 'height' | 'viewability_pct' | 'skip_after_sec';
 

@@ -24,41 +24,14 @@ import {
 } from '@backoffice/core/builders/sdk';
 import { APP_PLATFORMS, type AppPlatform } from '@backoffice/core/builders/app-shared';
 import { AutoComplete, Button, Card, Col, Form, Input, InputNumber, Radio, Row, Select, Switch, Typography } from 'antd';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppPanel } from '../../components/mobile-apps/app-panel.tsx';
 import { useSdkApp } from '../../components/mobile-apps/sdk-apps-api.ts';
 import { SkanListInput } from '../../components/mobile-apps/skan-list-input.tsx';
+import { BuilderField as Field, BuilderSection as Section } from '../../components/builders/builder-fields.tsx';
 import { fieldDomId, fieldIssue, issueText } from '../../components/builders/field-issue.ts';
 import type { BuilderFormProps } from '../../components/builders/types.ts';
 import './sdk-builder.css';
-
-interface FieldProps {
-  path: string;
-  label: ReactNode;
-  issues: readonly BuilderIssue[];
-  help?: ReactNode;
-  required?: boolean;
-  children: ReactNode;
-}
-
-/** A labelled field with the first issue at its path (or below) under it. */
-function Field({ path, label, issues, help, required, children }: FieldProps) {
-  return (
-    <Form.Item label={label} htmlFor={fieldDomId(path)} required={required} extra={help} {...fieldIssue(issues, path)}>
-      {children}
-    </Form.Item>
-  );
-}
-
-function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
-  return (
-    <section className="bo-sdk-section" data-testid={testId}>
-      <h3 className="bo-sdk-section__title">{title}</h3>
-      {children}
-    </section>
-  );
-}
 
 /** The first `placement_<n>` id not in use. */
 function freeId(placements: readonly SdkPlacement[]): string {

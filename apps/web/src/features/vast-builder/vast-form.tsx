@@ -19,30 +19,12 @@ import {
   type VastCreative,
 } from '@backoffice/core/builders/vast';
 import { Alert, Button, Card, Col, Form, Input, InputNumber, Radio, Row, Select, Switch, Typography } from 'antd';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fieldDomId, fieldIssue, issueText } from '../../components/builders/field-issue.ts';
+import { BuilderField as Field, BuilderSection as Section } from '../../components/builders/builder-fields.tsx';
+import { fieldDomId, issueText } from '../../components/builders/field-issue.ts';
 import type { BuilderFormProps } from '../../components/builders/types.ts';
 
 const QUARTILES = ['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete'] as const;
-
-interface FieldProps {
-  path: string;
-  label: ReactNode;
-  issues: readonly BuilderIssue[];
-  help?: ReactNode;
-  required?: boolean;
-  children: ReactNode;
-}
-
-/** A labelled field with the first issue at its path (or below) under it. */
-function Field({ path, label, issues, help, required, children }: FieldProps) {
-  return (
-    <Form.Item label={label} htmlFor={fieldDomId(path)} required={required} extra={help} {...fieldIssue(issues, path)}>
-      {children}
-    </Form.Item>
-  );
-}
 
 /** The issues at exactly this path (a list's own message: "add a media file"), as an alert. */
 function ListIssue({ path, issues }: { path: string; issues: readonly BuilderIssue[] }) {
@@ -54,15 +36,6 @@ function ListIssue({ path, issues }: { path: string; issues: readonly BuilderIss
         <Alert key={n} type={i.severity} showIcon title={issueText(i)} className="bo-vast-list-issue" />
       ))}
     </div>
-  );
-}
-
-function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
-  return (
-    <section className="bo-vast-section" data-testid={testId}>
-      <h3 className="bo-vast-section__title">{title}</h3>
-      {children}
-    </section>
   );
 }
 

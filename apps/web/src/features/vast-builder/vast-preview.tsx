@@ -142,7 +142,7 @@ export function VastPreview({ config, output }: BuilderPreviewProps<VastConfig>)
         </div>
       )}
       <section className="bo-vast-preview__macros" aria-labelledby={`${uid}-macros`} data-testid="vast-preview-macros">
-        <h3 id={`${uid}-macros`} className="bo-vast-section__title">
+        <h3 id={`${uid}-macros`} className="bo-builder-section__title">
           {t('vast.preview.macros')}
         </h3>
         {macros.length === 0 ? (
