@@ -81,3 +81,21 @@ export async function forEachView(browser: Browser, fn: (page: Page, view: View)
     }
   }
 }
+
+/**
+ * Whether an axe sweep checks this view: desktop (1440) in light English and phone (375) in dark
+ * Spanish, every rule at each. Two views see both widths, both themes and both languages once;
+ * the other two of the four doubled a sweep's time and found nothing the two did not (the suite's
+ * budget, decision 036). Screenshots (`shot`) are still taken wherever a test looks.
+ */
+export const isAxeView = (width: number, theme: 'light' | 'dark'): boolean => (width >= 1024) === (theme === 'light');
+
+/** `forEachView` for an axe sweep: the two views of `isAxeView`. */
+export async function forAxeViews(browser: Browser, fn: (page: Page, view: View) => Promise<void>): Promise<void> {
+  for (const [width, height, theme, lang] of [
+    [1440, 900, 'light', 'en'],
+    [375, 800, 'dark', 'es'],
+  ] as const) {
+    await withPage(browser, { viewport: { width, height } }, (page) => fn(page, { width, height, theme, lang }));
+  }
+}

@@ -36,16 +36,15 @@ describe('permissions', () => {
     });
   });
 
-  it('lets a role open the screens of its menu: the being-built state with the menu title', async () => {
+  it('lets a role open the screens of its menu, each its own screen under its menu title', async () => {
     await withPage(browser, {}, async (page) => {
       await signIn(page, DEMO.finance, { via: 'api' });
       await page.goto('/en/utils/signature_manager');
       await waitForShell(page);
-      const screen = page.getByTestId('being-built');
-      await screen.getByRole('heading', { name: 'Signature manager' }).waitFor();
-      await screen.getByText('This screen is being built').waitFor();
+      await page.getByTestId('signature-manager').getByRole('heading', { name: 'Signature manager', level: 1 }).waitFor();
       await expect.poll(() => page.title()).toContain('Signature manager');
-      // Another screen of the role's menu, a built one: its own screen, not the being-built state.
+      expect(await page.getByTestId('being-built').count()).toBe(0);
+      // Another screen of the role's menu, from another group.
       await page.goto('/en/billing_performance/prepayments');
       await page.getByRole('heading', { name: 'Prepayments', level: 1 }).waitFor();
       expect(await page.getByTestId('being-built').count()).toBe(0);

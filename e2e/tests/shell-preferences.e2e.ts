@@ -1,4 +1,5 @@
 /** Theme and language switches in the shell, persisting across reloads (spec sections 1, 3 and 9). */
+import { es } from '@backoffice/core/i18n/catalogues';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
@@ -42,8 +43,8 @@ describe('preferences', () => {
       await signIn(page, DEMO.finance, { via: 'api', path: '/utils/signature_manager' });
       await page.getByTestId('language-switch').getByText('ES', { exact: true }).click();
       await page.waitForURL(/\/es\/utils\/signature_manager$/);
-      await page.getByTestId('being-built').getByRole('heading', { name: 'Gestor de firmas' }).waitFor();
-      await page.getByText('Esta pantalla está en construcción').waitFor();
+      await page.getByTestId('signature-manager').getByRole('heading', { name: 'Gestor de firmas', level: 1 }).waitFor();
+      await page.getByText(es['signatures.intro']).waitFor();
       await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('es');
       await expect.poll(() => cookieValue(context, 'locale')).toBe('es');
       expect((await storedSession(page))?.state.locale).toBe('es');

@@ -2,6 +2,7 @@
 import { parseDomains } from '@backoffice/core/mail';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resourcesStorageConfig, type ResourcesStorageConfig } from './lib/storage/config.ts';
 
 /** The demo accounts' password when DEMO_PASSWORD is unset (never accepted in production). */
 export const DEFAULT_DEMO_PASSWORD = 'Demo1234!';
@@ -22,6 +23,8 @@ export interface Config {
   dataDir: string;
   /** The storage adapter's folder (lib/storage.ts): files the server keeps, such as impression-log extracts. */
   storageDir: string;
+  /** The resources manager's storage (lib/storage/config.ts): the local folder or an S3-compatible bucket, and its file size limit. */
+  resourcesStorage: ResourcesStorageConfig;
   /** postgres://… to use a PostgreSQL server instead of the embedded PGlite. */
   databaseUrl: string | null;
   /** HS256 secret; when empty a random one is generated once and stored in the database. */
@@ -157,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     firewallNginxFile: path.resolve(env.FIREWALL_NGINX_FILE ?? path.join(dataDir === ':memory:' ? REPO_ROOT : dataDir, 'firewall', 'allow.conf')),
     firewallReloadCmd: env.FIREWALL_RELOAD_CMD ?? 'nginx -t -q && nginx -s reload',
     storageDir: path.resolve(env.STORAGE_DIR ?? path.join(dataDir === ':memory:' ? path.join(REPO_ROOT, '.data') : dataDir, 'storage')),
+    resourcesStorage: resourcesStorageConfig(env),
     jobs: bool(env.JOBS, true),
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     bodyLimit: int(env.BODY_LIMIT, 1024 * 1024),

@@ -38,7 +38,7 @@ describe('demo role catalogue (pure data)', () => {
         if (key.startsWith('^')) regexKeys++;
         else expect(known.has(key), `${role.name}: ${key}`).toBe(true);
         expect(actions.length, `${role.name}: ${key}`).toBeGreaterThan(0);
-        for (const a of actions) expect(['read', 'write', 'approve', '*', FIREWALL_UNLIMITED], `${role.name}: ${key}`).toContain(a);
+        for (const a of actions) expect(['read', 'write', 'approve', 'delete', '*', FIREWALL_UNLIMITED], `${role.name}: ${key}`).toContain(a);
       }
     }
     expect(regexKeys).toBeGreaterThanOrEqual(2);

@@ -3,7 +3,8 @@
  * the staff roster of spec section 3. Pure data; seed.ts writes it.
  *
  * ACLs use the menu permissions of @backoffice/core/routes (MENU_ROUTES) as resources. Actions:
- * 'read', 'write', 'approve', '*' (any) and 'firewall_unlimited' (on /v1/firewall). Keys starting
+ * 'read', 'write', 'approve', 'delete' (the resources manager's files and folders), '*' (any) and
+ * 'firewall_unlimited' (on /v1/firewall). Keys starting
  * with '^' are regular expressions; ACL_BYPASS opens every resource outside PROTECTED_RESOURCES.
  *
  * Firewall (top-bar IP update, spec section 6): every role whose people work on the ad-serving and
@@ -26,8 +27,11 @@ const RWA = ['read', 'write', 'approve'];
 const ALL = ['*'];
 /** The top-bar firewall control: update one's own address for a limited time. */
 const FIREWALL: Acl = { '/v1/firewall': RW };
-/** The profile menu's Signature item. */
-const SIGNATURE: Acl = { '/v1/signatures': RW };
+/**
+ * The profile menu's Signature item: read is enough to edit one's own signature; the company
+ * templates and other people's signatures need write (MARKETING, HR and ADMIN).
+ */
+const SIGNATURE: Acl = { '/v1/signatures': R };
 /** Reports: run and export them, open shared DataViewers, and save, share and schedule one's own. */
 const REPORTS: Acl = { '/v1/reports': R, '/v1/reports/dataviewers': RW };
 
@@ -170,7 +174,7 @@ export const DEMO_ROLES: readonly DemoRole[] = [
     description: 'Marketing: creatives, the resources manager, signatures and the premium offers (read).',
     acl: {
       '/v1/creatives': ALL,
-      resources_manager: RW,
+      resources_manager: ['read', 'write', 'delete'],
       '/v1/signatures': ALL,
       '/v1/offers': R,
       ...FIREWALL,

@@ -26,6 +26,9 @@ import { seedSspLogsDemo } from '../modules/ssp-logs/demo.ts';
 import { seedSchedulerDemo } from '../modules/scheduler/demo.ts';
 import { seedOffersCampaignsDemo } from '../modules/campaigns/demo.ts';
 import { seedBuildersDemo } from './demo-builders.ts';
+import { seedDemoLegal } from './demo-legal.ts';
+import { seedDemoSignatures } from './demo-signatures.ts';
+import { seedResourcesManagerDemo } from '../modules/resources-manager/demo.ts';
 import { MENU_GROUPS, MENU_ROUTES } from '@backoffice/core/routes';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -179,6 +182,9 @@ export async function seed(database: Database, config: Config): Promise<SeedResu
       await seedSspLogsDemo(database);
       await seedSchedulerDemo(database);
       await seedBuildersDemo(database);
+      await seedDemoLegal(database);
+      await seedDemoSignatures(database);
+      await seedResourcesManagerDemo(database, config);
     }
   }
   // A data set loaded by an earlier version lacks the rollups and levels added since: build them

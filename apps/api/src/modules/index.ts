@@ -41,7 +41,10 @@ import { staffRoutes } from './staff/routes.ts';
 import { schedulerRoutes } from './scheduler/routes.ts';
 import { partnerStatsRoutes } from './partner-stats/routes.ts';
 import { campaignRoutes, offerRoutes } from './campaigns/routes.ts';
+import { signatureRoutes } from './signatures/routes.ts';
+import { legalRoutes } from './legal/routes.ts';
+import { resourcesManagerRoutes } from './resources-manager/routes.ts';
 
 export type ModuleRoutes = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes, billingAccountRoutes, invoiceRoutes, payoutRoutes, prepaymentRoutes, financeRoutes, financeReportRoutes, impressionLogRoutes, partnerStatsRoutes, discrepancyRoutes, schedulerRoutes, sspLogRoutes, builderRoutes, jsonBuilderRoutes, adunitBuilderRoutes, sdkAppRoutes, vastBuilderRoutes, builderServeRoutes, offerRoutes, campaignRoutes, creativeRoutes];
+export const modules: ModuleRoutes[] = [healthRoutes, authRoutes, adminRoutes, staffRoutes, firewallRoutes, reportsRoutes, dataviewerRoutes, dataviewerScheduleRoutes, qpsRoutes, dashboardRoutes, companyRoutes, agencyRoutes, endpointRoutes, demandPartnerRoutes, publisherRoutes, precreationRoutes, performanceReportRoutes, budgetRoutes, floorRoutes, dealRoutes, billingRoutes, billingAccountRoutes, invoiceRoutes, payoutRoutes, prepaymentRoutes, financeRoutes, financeReportRoutes, impressionLogRoutes, partnerStatsRoutes, discrepancyRoutes, schedulerRoutes, sspLogRoutes, builderRoutes, jsonBuilderRoutes, adunitBuilderRoutes, sdkAppRoutes, vastBuilderRoutes, builderServeRoutes, offerRoutes, campaignRoutes, creativeRoutes, legalRoutes, resourcesManagerRoutes, signatureRoutes];

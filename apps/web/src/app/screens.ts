@@ -72,6 +72,9 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   adunit_generator: () => import('../features/adunit-generator/adunit-generator-page.tsx'),
   sdk_builder: () => import('../features/sdk-builder/sdk-builder-page.tsx'),
   app_tracking_manager: () => import('../features/app-tracking/app-tracking-page.tsx'),
+  resources_manager: () => import('../features/resources-manager/resources-manager-page.tsx'),
+  signature_manager: () => import('../features/signature-manager/signature-manager-page.tsx'),
+  legal_tool: () => import('../features/legal-tool/legal-tool-page.tsx'),
 };
 
 export function screenLoader(screen: string): ScreenLoader {

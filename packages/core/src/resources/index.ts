@@ -14,6 +14,7 @@ import { precreation } from './precreation.ts';
 import { publishers } from './publishers.ts';
 import { savedDataviewers } from './saved-dataviewers.ts';
 import { scheduledJobs } from './scheduled-jobs.ts';
+import { legalDocuments, legalTemplates } from '../legal.ts';
 
 export const RESOURCES: Readonly<Record<string, ResourceDef>> = {
   companies,
@@ -30,4 +31,6 @@ export const RESOURCES: Readonly<Record<string, ResourceDef>> = {
   premium_offers: premiumOffers,
   campaigns,
   campaign_events: campaignEvents,
+  legal_templates: legalTemplates,
+  legal_documents: legalDocuments,
 };

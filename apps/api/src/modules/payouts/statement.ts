@@ -10,7 +10,7 @@ import { translate, type MessageKey } from '@backoffice/core/i18n/catalogues';
 import type { PayoutDto } from '@backoffice/core/payouts';
 import { payoutReference } from '@backoffice/core/payouts';
 import PDFDocument from 'pdfkit';
-import { FONT_BOLD, FONT_REGULAR, keepParsedFonts, registerInvoiceFonts } from '../invoices/pdf/fonts.ts';
+import { FONT_BOLD, FONT_REGULAR, keepParsedFonts, pdfBytes, registerInvoiceFonts } from '../invoices/pdf/fonts.ts';
 import { formatDocDate, formatDocMoney, formatIban, formatPaymentTerms, formatPercent, formatQuantity, type DocLanguage } from '../invoices/pdf/format.ts';
 
 const MARGIN = 50;
@@ -50,12 +50,7 @@ export async function renderPayoutStatement(p: PayoutDto, issuer: StatementIssue
     },
   });
   registerInvoiceFonts(pdf);
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    pdf.on('data', (c: Buffer) => chunks.push(c));
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
-  });
+  const done = pdfBytes(pdf);
   pdf.addPage({ size: 'A4', margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: 30 } });
   const money = (v: string) => formatDocMoney(v, p.currency, language);
   const text = (s: string, x: number, y: number, o: { bold?: boolean; size?: number; color?: string; width?: number; align?: 'left' | 'right' | 'center' } = {}) => {

@@ -60,3 +60,16 @@ export function keepParsedFonts(pdf: PDFKit.PDFDocument): void {
     if (font && typeof font.layout === 'function') parsedFonts.set(name, font);
   }
 }
+
+/**
+ * The document's bytes once it ends: call before drawing (pdfkit streams as it goes) and await
+ * after `pdf.end()`. Every PDF of the app (invoices, payout statements, legal documents) uses it.
+ */
+export function pdfBytes(pdf: NodeJS.EventEmitter): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  return new Promise<Buffer>((resolve, reject) => {
+    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+  });
+}

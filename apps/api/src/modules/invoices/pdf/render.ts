@@ -13,7 +13,7 @@
 import { translate, type MessageKey } from '@backoffice/core/i18n/catalogues';
 import type { InvoiceDocument, InvoiceParty } from '@backoffice/core/invoice-document';
 import PDFDocument from 'pdfkit';
-import { FONT_BOLD, FONT_REGULAR, keepParsedFonts, registerInvoiceFonts } from './fonts.ts';
+import { FONT_BOLD, FONT_REGULAR, keepParsedFonts, pdfBytes, registerInvoiceFonts } from './fonts.ts';
 import {
   countryName,
   formatDocDate,
@@ -90,12 +90,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   });
   registerInvoiceFonts(pdf);
 
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
-  });
+  const done = pdfBytes(pdf);
   new InvoiceLayout(pdf, doc, title, t).draw();
   keepParsedFonts(pdf);
   pdf.end();
