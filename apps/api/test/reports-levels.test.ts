@@ -7,7 +7,7 @@ import type { Database } from '../src/db/client.ts';
 import { planReport } from '../src/modules/reports/engine.ts';
 import { forgetSourceStats, sourceStats } from '../src/modules/reports/service.ts';
 import { loadTestDataset } from '../src/reports-data/index.ts';
-import { LEVELS, ROLLUPS, completeRollupLevels } from '../src/reports-data/rollups.ts';
+import { LEVELS, MONTH_LVL, ROLLUPS, completeRollupLevels, rebuildRollups } from '../src/reports-data/rollups.ts';
 import { query } from '../src/reports-data/sql.ts';
 import { freshDatabase, type TestDb } from './helpers.ts';
 
@@ -86,7 +86,12 @@ describe('rollup levels completed on an older data set', () => {
     const built = await completeRollupLevels(database);
     const added = LEVELS.filter((l) => l.lvl >= OLD_LEVELS).map((l) => l.lvl);
     expect(built).toEqual(
-      Object.fromEntries(ROLLUPS.map((r) => [r.table, r.table === NEW_ROLLUP ? LEVELS.map((l) => l.lvl) : added])),
+      Object.fromEntries(
+        ROLLUPS.map((r) => [
+          r.table,
+          r.table === NEW_ROLLUP ? LEVELS.map((l) => l.lvl) : [...added, ...(r.months ? [MONTH_LVL] : [])],
+        ]),
+      ),
     );
     expect(await snapshot()).toEqual(full);
     // Written with its indexes dropped, then built again.
@@ -99,5 +104,48 @@ describe('rollup levels completed on an older data set', () => {
     expect(planReport(partnerByHour, after)).toEqual(planReport(partnerByHour, stateBefore));
     // Nothing left to do the second time.
     expect(await completeRollupLevels(database)).toEqual({});
+  });
+
+  it('holds each UTC calendar month as one block equal to its hours, also after a ranged rebuild', async () => {
+    const months = (table: string) =>
+      query(
+        database,
+        `SELECT ts::text AS ts, publisher_id, environment_id, format_id, revenue_micros::text AS revenue,
+                cost_micros::text AS cost, impressions::text AS impressions
+         FROM ${table} WHERE lvl = ${MONTH_LVL} ORDER BY 1, 2, 3, 4`,
+      );
+    const fromFact = () =>
+      query(
+        database,
+        `SELECT date_trunc('month', ts, 'UTC')::text AS ts, publisher_id, environment_id, format_id,
+                sum(revenue_micros)::text AS revenue, sum(cost_micros)::text AS cost, sum(impressions)::text AS impressions
+         FROM stats_hourly GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+      );
+    const before = await months('stats_r_publisher_format');
+    // 2025-03-13 … 2025-04-01: two months, the first partial.
+    expect(new Set(before.map((r) => String(r.ts).slice(0, 7)))).toEqual(new Set(['2025-03', '2025-04']));
+    expect(before).toEqual(await fromFact());
+
+    // New figures for one hour of March: a ranged rebuild (as an ingest does) rewrites March's block.
+    const hour = Date.UTC(2025, 2, 20, 10);
+    await query(
+      database,
+      `UPDATE stats_hourly SET revenue_micros = revenue_micros + 1000, impressions = impressions + 1 WHERE ts = $1`,
+      [new Date(hour).toISOString()],
+    );
+    await rebuildRollups(database, { fromMs: hour, toMs: hour + 3_600_000 });
+    const after = await months('stats_r_publisher_format');
+    expect(after).not.toEqual(before);
+    expect(after).toEqual(await fromFact());
+    const partners = await query<{ n: number }>(
+      database,
+      `SELECT count(*)::int AS n FROM (
+         SELECT demand_partner_id, environment_id, format_id, date_trunc('month', ts, 'UTC') AS m, sum(revenue_micros) AS r
+         FROM stats_hourly GROUP BY 1, 2, 3, 4
+         EXCEPT
+         SELECT demand_partner_id, environment_id, format_id, ts, revenue_micros FROM stats_r_partner_format WHERE lvl = ${MONTH_LVL}
+       ) d`,
+    );
+    expect(partners[0]!.n).toBe(0);
   });
 });

@@ -436,6 +436,48 @@ export const statsRPublisher = pgTable(
   ],
 );
 
+/**
+ * Rollup: demand partner x environment x format (stats_r_partner_geo without the country and the
+ * device, summed from its hours), with the calendar-month level (rollups.ts MONTH_LVL): billing's
+ * advertiser rows and the finance reports read one row per partner, environment and format a month.
+ */
+export const statsRPartnerFormat = pgTable(
+  'stats_r_partner_format',
+  {
+    lvl,
+    ts,
+    demandPartnerId: integer('demand_partner_id').notNull(),
+    environmentId: smallint('environment_id').notNull(),
+    formatId: smallint('format_id').notNull(),
+    ...rollupMetricColumns,
+  },
+  (t) => [
+    index('stats_r_partner_format_lvl_ts_idx').on(t.lvl, t.ts),
+    index('stats_r_partner_format_partner_idx').on(t.demandPartnerId, t.lvl, t.ts),
+  ],
+);
+
+/**
+ * Rollup: publisher x environment x format (stats_r_publisher without the site and the device,
+ * summed from its hours), with the calendar-month level: billing's publisher rows, the payouts and
+ * the finance reports' month x publisher read one row per publisher, environment and format a month.
+ */
+export const statsRPublisherFormat = pgTable(
+  'stats_r_publisher_format',
+  {
+    lvl,
+    ts,
+    publisherId: integer('publisher_id').notNull(),
+    environmentId: smallint('environment_id').notNull(),
+    formatId: smallint('format_id').notNull(),
+    ...rollupMetricColumns,
+  },
+  (t) => [
+    index('stats_r_publisher_format_lvl_ts_idx').on(t.lvl, t.ts),
+    index('stats_r_publisher_format_publisher_idx').on(t.publisherId, t.lvl, t.ts),
+  ],
+);
+
 /** What is loaded (range, generator parameters, rollup row counts per level for the planner). */
 export const statsState = pgTable('stats_state', {
   key: text('key').primaryKey(),

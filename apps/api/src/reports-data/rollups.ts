@@ -57,6 +57,14 @@ export const LEVELS: readonly Level[] = [
   days(128, 8),
 ].map((level, lvl) => ({ ...level, lvl }));
 
+/**
+ * The calendar-month level (UTC), kept apart from LEVELS: its blocks are not of one length, so the
+ * reports planner never decomposes a range into them. Only rollups with `months` have it, summed
+ * from their days (a UTC month is a whole number of level-1 days). Billing, payouts and the finance
+ * reports ask for whole calendar months: one block each instead of five or six of LEVELS'.
+ */
+export const MONTH_LVL = 10;
+
 /** Fact column of each filterable dimension (the allow-list SQL identifiers come from). */
 export const DIM_COLUMNS: Readonly<Record<FilterDimension, string>> = {
   publisher: 'publisher_id',
@@ -95,6 +103,8 @@ export interface RollupDef {
    * summed into this one's, a fraction of the fact's rows. Absent: from the fact.
    */
   hoursFrom?: string;
+  /** Also the calendar-month level (MONTH_LVL), for the month-by-month readers. */
+  months?: boolean;
 }
 
 /** Built in this order; the planner picks the one that covers a report with the fewest rows. */
@@ -118,6 +128,21 @@ export const ROLLUPS: readonly RollupDef[] = [
     hoursFrom: 'stats_r_partner_geo',
   },
   { table: 'stats_r_publisher', dims: ['publisher', 'site', 'environment', 'format', 'device'] },
+  // Per product line and month: billing's rows, the payouts and the finance reports (issue 23) read
+  // one row per partner or publisher, environment and format a month (a few hundred to a few
+  // thousand), not the country's, site's and device's combinations of five or six blocks.
+  {
+    table: 'stats_r_partner_format',
+    dims: ['demand_partner', 'environment', 'format'],
+    hoursFrom: 'stats_r_partner_geo',
+    months: true,
+  },
+  {
+    table: 'stats_r_publisher_format',
+    dims: ['publisher', 'environment', 'format'],
+    hoursFrom: 'stats_r_publisher',
+    months: true,
+  },
 ];
 
 export const FACT_TABLE = 'stats_hourly';
@@ -127,6 +152,28 @@ function alignDown(ms: number, block: number): number {
 }
 function alignUp(ms: number, block: number): number {
   return LEVEL_ORIGIN_MS + Math.ceil((ms - LEVEL_ORIGIN_MS) / block) * block;
+}
+/** The start of the UTC calendar month of `ms`, and of the next one (`up`) unless `ms` starts one. */
+function monthEdge(ms: number, up: boolean): number {
+  const d = new Date(ms);
+  const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  return up && start !== ms ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) : start;
+}
+
+/** The calendar months of a rollup's days (over [$1, $2) when `ranged`: whole months). */
+function monthInsertSql(r: RollupDef, ranged: boolean): string {
+  const cols = r.dims.map((d) => DIM_COLUMNS[d]).join(', ');
+  const sums = SUM_COLUMNS.map((c) => `sum(${c})`).join(', ');
+  const bucket = `date_trunc('month', ts, 'UTC')`;
+  return `INSERT INTO ${r.table} (lvl, ts, ${cols}, ${SUM_COLUMNS.join(', ')})
+    SELECT ${MONTH_LVL}, ${bucket} AS b, ${cols}, ${sums} FROM ${r.table}
+    WHERE lvl = 1 ${ranged ? 'AND ts >= $1 AND ts < $2' : ''}
+    GROUP BY b, ${cols} ORDER BY b, ${cols}`;
+}
+
+/** The levels a rollup has: LEVELS' and, with `months`, the calendar month's. */
+function levelsOf(r: RollupDef): number[] {
+  return [...LEVELS.map((l) => l.lvl), ...(r.months ? [MONTH_LVL] : [])];
 }
 
 /**
@@ -153,12 +200,18 @@ function levelInsertSql(r: RollupDef, level: Level, ranged: boolean): string {
     GROUP BY b, ${cols} ${cluster(bucket)}`;
 }
 
-async function levelCounts(database: Database, table: string): Promise<number[]> {
+/** Rows per level, indexed by level (the month's at MONTH_LVL for a rollup with `months`). */
+async function levelCounts(database: Database, r: RollupDef): Promise<number[]> {
   const rows = await query<{ lvl: number; n: number }>(
     database,
-    `SELECT lvl, count(*)::int AS n FROM ${table} GROUP BY lvl ORDER BY lvl`,
+    `SELECT lvl, count(*)::int AS n FROM ${r.table} GROUP BY lvl ORDER BY lvl`,
   );
-  return LEVELS.map((l) => rows.find((x) => Number(x.lvl) === l.lvl)?.n ?? 0);
+  const counts = LEVELS.map((l) => rows.find((x) => Number(x.lvl) === l.lvl)?.n ?? 0);
+  if (r.months) {
+    while (counts.length < MONTH_LVL) counts.push(0);
+    counts[MONTH_LVL] = rows.find((x) => Number(x.lvl) === MONTH_LVL)?.n ?? 0;
+  }
+  return counts;
 }
 
 export interface RebuildProgress {
@@ -192,7 +245,7 @@ export async function rebuildRollups(
 ): Promise<Record<string, number[]>> {
   const counts: Record<string, number[]> = {};
   const rollups = tables ? ROLLUPS.filter((r) => tables.includes(r.table)) : ROLLUPS;
-  const steps = rollups.length * LEVELS.length;
+  const steps = rollups.reduce((n, r) => n + levelsOf(r).length, 0);
   let step = 0;
   for (const r of rollups) {
     // One transaction per table: several times faster than one commit per statement (PGlite above
@@ -208,6 +261,15 @@ export async function rebuildRollups(
           await q(levelInsertSql(r, level, range !== null), params);
           progress?.(`${r.table} level ${level.lvl}`, ++step, steps);
         }
+        if (r.months) {
+          const params = range
+            ? [new Date(monthEdge(range.fromMs, false)).toISOString(), new Date(monthEdge(range.toMs, true)).toISOString()]
+            : [];
+          if (range)
+            await q(`DELETE FROM ${r.table} WHERE lvl = ${MONTH_LVL} AND ts >= $1 AND ts < $2`, params);
+          await q(monthInsertSql(r, range !== null), params);
+          progress?.(`${r.table} months`, ++step, steps);
+        }
       };
       if (range) await writeLevels();
       else {
@@ -215,7 +277,7 @@ export async function rebuildRollups(
         await withoutIndexes(q, r.table, writeLevels);
       }
     });
-    counts[r.table] = await levelCounts(database, r.table);
+    counts[r.table] = await levelCounts(database, r);
   }
   if (rollups.length > 0) await exec(database, `ANALYZE ${rollups.map((r) => r.table).join(', ')}`);
   return counts;
@@ -247,26 +309,27 @@ export async function completeRollupLevels(
   const counts = (state.rollups ?? {}) as Record<string, number[]>;
   const todo = ROLLUPS.map((r) => ({
     r,
-    missing: LEVELS.filter((l) => counts[r.table]?.[l.lvl] === undefined),
+    missing: levelsOf(r).filter((lvl) => typeof counts[r.table]?.[lvl] !== 'number'),
   })).filter((t) => t.missing.length > 0);
   const steps = todo.reduce((n, t) => n + t.missing.length, 0);
   let step = 0;
   const built: Record<string, number[]> = {};
   for (const { r, missing } of todo) {
     await transaction(database, async (q) => {
-      await q(`DELETE FROM ${r.table} WHERE lvl = ANY($1::int2[])`, [missing.map((l) => l.lvl)]);
+      await q(`DELETE FROM ${r.table} WHERE lvl = ANY($1::int2[])`, [missing]);
       const writeLevels = async () => {
-        for (const level of missing) {
-          await q(levelInsertSql(r, level, false));
-          progress?.(`${r.table} level ${level.lvl}`, ++step, steps);
+        // In LEVELS' order (a level's source comes before it), the month last (from the days).
+        for (const lvl of missing) {
+          await q(lvl === MONTH_LVL ? monthInsertSql(r, false) : levelInsertSql(r, LEVELS[lvl]!, false));
+          progress?.(`${r.table} level ${lvl}`, ++step, steps);
         }
       };
       // A rollup new to the data set is written whole.
-      if (missing.length === LEVELS.length) await withoutIndexes(q, r.table, writeLevels);
+      if (missing.length === levelsOf(r).length) await withoutIndexes(q, r.table, writeLevels);
       else await writeLevels();
     });
-    counts[r.table] = await levelCounts(database, r.table);
-    built[r.table] = missing.map((l) => l.lvl);
+    counts[r.table] = await levelCounts(database, r);
+    built[r.table] = missing;
   }
   if (todo.length > 0) {
     await exec(database, `ANALYZE ${todo.map((t) => t.r.table).join(', ')}`);

@@ -7,9 +7,10 @@
  * The SSP bills its own partners and publishers (side 'ssp'); the performance side's partners
  * are billed from the performance facts, even where the demo warehouse holds some of their spend
  * (demo-budgets.ts). The SSP reads the rollups, never the hourly fact: a billing month is a UTC
- * calendar month, covered exactly by the rollups' aligned blocks (whole days, weeks, 4- to 32-day
- * blocks: `decompose`, the reports planner's choice of the fewest rows; about a fifth of the rows of
- * the month's days). Only open rows take the new figures; a confirmed, approved or
+ * calendar month, read from the partner x format and publisher x format rollups' calendar-month
+ * level (one block a month); on a data set that lacks it until the server's start builds it, covered
+ * exactly by the rollups' aligned blocks (whole days, weeks, 4- to 32-day blocks: `decompose`, the
+ * reports planner's choice of the fewest rows). Only open rows take the new figures; a confirmed, approved or
  * closed row keeps what was confirmed (recompute it by disconfirming first). An open row whose
  * traffic disappeared drops to 0. Amounts stay integer micro-units until written as numeric.
  */
@@ -21,7 +22,7 @@ import {
 } from '@backoffice/core/billing-api';
 import { FORMATS } from '@backoffice/core/reports';
 import type { Database } from '../../db/client.ts';
-import { HOUR_MS, LEVELS } from '../../reports-data/rollups.ts';
+import { HOUR_MS, LEVELS, MONTH_LVL } from '../../reports-data/rollups.ts';
 import { transaction, type QueryFn } from '../../reports-data/sql.ts';
 import { decompose, type Segment } from '../reports/engine.ts';
 import { sourceStats } from '../reports/service.ts';
@@ -50,8 +51,8 @@ const FORMAT_NAMES = `ARRAY[${FORMATS.map((f) => `'${f}'`).join(',')}]::text[]`;
  * that rollup existed, until the server's start builds it).
  */
 const SSP_SOURCES = {
-  partners: ['stats_r_partner_geo'],
-  publishers: ['stats_r_publisher'],
+  partners: ['stats_r_partner_format', 'stats_r_partner_geo'],
+  publishers: ['stats_r_publisher_format', 'stats_r_publisher'],
   names: ['stats_r_partner_pub', 'stats_r_partner_publisher'],
 } as const;
 type SspSource = keyof typeof SSP_SOURCES;
@@ -60,8 +61,9 @@ type SspSource = keyof typeof SSP_SOURCES;
 export type MonthSources = Partial<Record<SspSource, { table: string; segments: Segment[] }>>;
 
 /**
- * The month's cover per source, with the levels the data set's statistics list and their row
- * counts (as the reports planner chooses); without statistics (no data set loaded yet), days.
+ * The month's cover per source: its calendar-month block when the rollup has that level (rollups.ts
+ * MONTH_LVL), else the levels the data set's statistics list and their row counts (as the reports
+ * planner chooses); without statistics (no data set loaded yet), days.
  */
 export async function monthSources(
   database: Database,
@@ -77,6 +79,10 @@ export async function monthSources(
   for (const [source, tables] of Object.entries(SSP_SOURCES) as [SspSource, readonly string[]][]) {
     const table = tables.find((t) => !stats || stats.rollups[t]) ?? tables[0]!;
     const counts = stats?.rollups[table];
+    if (typeof counts?.[MONTH_LVL] === 'number') {
+      out[source] = { table, segments: [{ lvl: MONTH_LVL, fromMs, toMs }] };
+      continue;
+    }
     const levels = LEVELS.filter((l) => l.lvl > 0 && (!counts || counts[l.lvl] !== undefined)).map(
       (l) => l.lvl,
     );

@@ -1,10 +1,11 @@
 /**
  * Finance reports (issue 23, docs/decisions/030-finance-reports.md): one statement reads, per
  * month of the range (and the month before it, for the deltas), the warehouse's rollups through the
- * blocks billing reads (compute.ts `monthSources`: `decompose`'s aligned blocks of each UTC
- * calendar month) and the month's SSP advertiser billing rows with their invoices:
+ * blocks billing reads (compute.ts `monthSources`: each UTC calendar month's block of the
+ * partner x format and publisher x format rollups) and the month's SSP advertiser billing rows with
+ * their invoices:
  *
- *   cell (month x network x format): our revenue and cost (stats_r_partner_geo, filtered to the
+ *   cell (month x network x format): our revenue and cost (stats_r_partner_format, filtered to the
  *     product line), and the billing row of that network and format (its product): the
  *     discrepancy-adjusted revenue, revenue_gross less what earlier months carried into it (the
  *     row's coalesce(revenue_network, revenue_ours) to the cent, as billing bills it), what issued invoices
@@ -13,7 +14,7 @@
  *     follows both its own payments and its invoice's). Without a billing row the adjusted revenue
  *     is ours. A product line is part of a row: it takes the row's figures in proportion to its
  *     share of the row's revenue_ours.
- *   rows: the cells summed per network or per product; per publisher, stats_r_publisher's revenue
+ *   rows: the cells summed per network or per product; per publisher, stats_r_publisher_format's revenue
  *     and cost with the billing figures spread by revenue over the month's format cells (billing
  *     rows are per network and format, not per publisher).
  *
