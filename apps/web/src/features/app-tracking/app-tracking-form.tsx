@@ -6,12 +6,12 @@
  * iOS the SKAdNetwork ids, pasted many at once. Controlled by the shared builder page.
  */
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { APP_PLATFORMS, type AppPlatform } from '@backoffice/core/builders/app-shared';
 import { TRACKING_MACROS, TRACKING_MACRO_NAMES, resolvedExample, trackingTemplate, type AppTrackingConfig, type TrackingLink } from '@backoffice/core/builders/app-tracking';
 import type { BuilderIssue } from '@backoffice/core/builders/common';
-import { Button, Card, Col, Form, Input, Radio, Row, Space, Typography } from 'antd';
+import { Button, Card, Col, Form, Input, Row, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AppPanel } from '../../components/mobile-apps/app-panel.tsx';
+import { AppSection } from '../../components/mobile-apps/app-section.tsx';
 import { SkanListInput } from '../../components/mobile-apps/skan-list-input.tsx';
 import { BuilderField as Field, BuilderSection as Section } from '../../components/builders/builder-fields.tsx';
 import { fieldDomId, fieldIssue, issueText } from '../../components/builders/field-issue.ts';
@@ -29,20 +29,19 @@ export function AppTrackingForm({ value: c, onChange, issues, subject }: Builder
   const { t } = useTranslation();
   const appId = subject?.type === 'app' ? subject.id : null;
   const ios = c.platform === 'ios';
+  // What the configuration says about its app: the panel compares it with the chosen app, the section edits it.
+  const appOfConfig = { platform: c.platform, bundle: c.app_bundle, storeId: c.store_id };
   const update = (change: (draft: AppTrackingConfig) => void) => {
     const next = structuredClone(c);
     change(next);
     onChange(next);
   };
-  const text = (path: string, get: (d: AppTrackingConfig) => string, set: (d: AppTrackingConfig, v: string) => void, placeholder?: string) => (
-    <Input id={fieldDomId(path)} value={get(c)} onChange={(e) => update((d) => set(d, e.target.value))} placeholder={placeholder} autoComplete="off" spellCheck={false} />
-  );
 
   return (
     <Form layout="vertical" component="div" className="bo-tracking-form" data-testid="tracking-form-fields">
       <AppPanel
         appId={appId}
-        config={{ platform: c.platform, bundle: c.app_bundle, storeId: c.store_id }}
+        config={appOfConfig}
         onApply={(a) =>
           update((d) => {
             d.platform = a.platform;
@@ -55,56 +54,29 @@ export function AppTrackingForm({ value: c, onChange, issues, subject }: Builder
         testId="tracking"
       />
 
-      <Section title={t('app_tracking.section.app')}>
-        <Row gutter={16}>
-          <Col xs={24} md={12}>
-            <Field issues={issues} path="platform" label={t('sdk.field.platform')}>
-              <Radio.Group
-                id={fieldDomId('platform')}
-                optionType="button"
-                buttonStyle="solid"
-                value={c.platform}
-                onChange={(e) => update((d) => void (d.platform = e.target.value as AppPlatform))}
-                options={APP_PLATFORMS.map((p) => ({ value: p, label: t(`app_tracking.platform.${p}`) }))}
-                aria-label={t('sdk.field.platform')}
-                data-testid="tracking-platform"
+      <AppSection
+        title={t('app_tracking.section.app')}
+        app={appOfConfig}
+        issues={issues}
+        paths={{ bundle: 'app_bundle', storeId: 'store_id' }}
+        onPlatform={(platform) => update((d) => void (d.platform = platform))}
+        onBundle={(v) => update((d) => void (d.app_bundle = v))}
+        onStoreId={(v) => update((d) => void (d.store_id = v))}
+        testId="tracking"
+      >
+        {ios || c.att_usage_description !== '' ? (
+          <Col xs={24}>
+            <Field issues={issues} path="att_usage_description" label={t('app_tracking.field.att_usage_description')} help={t('app_tracking.field.att_usage_description_help')}>
+              <Input.TextArea
+                id={fieldDomId('att_usage_description')}
+                value={c.att_usage_description}
+                onChange={(e) => update((d) => void (d.att_usage_description = e.target.value))}
+                autoSize={{ minRows: 2, maxRows: 5 }}
               />
             </Field>
           </Col>
-          <Col xs={24} md={12}>
-            <Field issues={issues} path="app_bundle" label={t('sdk.field.bundle')} required>
-              {text(
-                'app_bundle',
-                (d) => d.app_bundle,
-                (d, v) => (d.app_bundle = v),
-                ios ? 'com.nimbusnews.reader' : 'com.runagames.puzzle',
-              )}
-            </Field>
-          </Col>
-          <Col xs={24} md={12}>
-            <Field issues={issues} path="store_id" label={t('sdk.field.store_id')} required={ios} help={ios ? t('sdk.field.store_id_help_ios') : t('sdk.field.store_id_help_android')}>
-              {text(
-                'store_id',
-                (d) => d.store_id,
-                (d, v) => (d.store_id = v),
-                ios ? 'id1482750917' : c.app_bundle,
-              )}
-            </Field>
-          </Col>
-          {ios || c.att_usage_description !== '' ? (
-            <Col xs={24}>
-              <Field issues={issues} path="att_usage_description" label={t('app_tracking.field.att_usage_description')} help={t('app_tracking.field.att_usage_description_help')}>
-                <Input.TextArea
-                  id={fieldDomId('att_usage_description')}
-                  value={c.att_usage_description}
-                  onChange={(e) => update((d) => void (d.att_usage_description = e.target.value))}
-                  autoSize={{ minRows: 2, maxRows: 5 }}
-                />
-              </Field>
-            </Col>
-          ) : null}
-        </Row>
-      </Section>
+        ) : null}
+      </AppSection>
 
       <Section title={t('app_tracking.section.links')} testId="tracking-links">
         {c.links.length === 0 ? <Typography.Paragraph type="secondary">{t('app_tracking.link.none')}</Typography.Paragraph> : null}

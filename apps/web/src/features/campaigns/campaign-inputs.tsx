@@ -1,12 +1,11 @@
 /**
  * The offer and campaign forms' own inputs: amounts that warn (not refuse) when the payout is above
  * the revenue, caps whose unit follows the cap type (clearing them when "no cap" is chosen), the
- * targeting lists with "all" as their empty reading, dates, the campaign's offer picked among its
+ * targeting lists with "all" as their empty reading, the campaign's offer picked among its
  * advertiser's offers, and a URL input that shows the URL with example values as one types (an
  * unknown macro flagged at once). Rules and keys are core's (resources/offers.ts, postback.ts).
  */
 import { WarningOutlined } from '@ant-design/icons';
-import type { IsoDate } from '@backoffice/core/dates';
 import {
   macroUrlProblem,
   MACRO_EXAMPLE_VALUES,
@@ -19,7 +18,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Form, Input, InputNumber, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateInput } from '../../components/date-input.tsx';
 import { useLocale } from '../../components/use-locale.ts';
 import { api } from '../../lib/api.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
@@ -131,20 +129,6 @@ export function TargetSelect({
       onChange={(v) => onChange?.(v)}
       placeholder={placeholder}
       options={(meta.options ?? []).map((o) => ({ value: o, label: optionLabel(meta, o, locale) }))}
-    />
-  );
-}
-
-/** A date (future dates allowed), as `YYYY-MM-DD` text or empty. */
-export function CampaignDateInput({ id, value, onChange }: ControlProps<string | null>) {
-  return (
-    <DateInput
-      id={id}
-      allowFuture
-      allowClear
-      style={{ width: '100%' }}
-      value={(value || null) as IsoDate | null}
-      onChange={(v) => onChange?.(v)}
     />
   );
 }

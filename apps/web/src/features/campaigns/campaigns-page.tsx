@@ -15,6 +15,7 @@ import { campaigns } from '@backoffice/core/resources/campaigns';
 import { Alert, Button, Empty, Spin, Table, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { FormDateInput } from '../../components/form-date-input.tsx';
 import { ScrollRegion } from '../../components/scroll-region.tsx';
 import { useLocale } from '../../components/use-locale.ts';
 import { errorText } from '../../lib/api.ts';
@@ -27,14 +28,7 @@ import {
 } from '../../resources/resource-api.ts';
 import { statusCell, type StatusTone } from '../../resources/resource-cells.tsx';
 import { ResourcePage } from '../../resources/resource-page.tsx';
-import {
-  AmountInput,
-  CampaignDateInput,
-  CapInput,
-  CapTypeSelect,
-  OfferPicker,
-  TargetSelect,
-} from './campaign-inputs.tsx';
+import { AmountInput, CapInput, CapTypeSelect, OfferPicker, TargetSelect } from './campaign-inputs.tsx';
 import { capsText } from './caps-text.ts';
 import { PacingPanel, PacingTags } from './pacing-panel.tsx';
 import { PostbackTester } from './postback-tester.tsx';
@@ -284,8 +278,8 @@ export default function CampaignsPage() {
       newTitleKey="campaign.new_title"
       inputs={{
         offer_id: <OfferPicker />,
-        start_date: <CampaignDateInput />,
-        end_date: <CampaignDateInput />,
+        start_date: <FormDateInput />,
+        end_date: <FormDateInput />,
         cap_type: <CapTypeSelect />,
         daily_cap: <CapInput />,
         total_cap: <CapInput />,

@@ -3,15 +3,13 @@
  * server (`/v1/deals/partners|publishers|ad-units`, under the deals' own permission: a person who
  * manages deals may not read the partner or publisher screens), the ad units narrowed to the chosen
  * publishers, tag inputs for seats and advertiser domains, the type (choosing programmatic
- * guaranteed sets the fixed price it needs), the auction type and the dates.
+ * guaranteed sets the fixed price it needs) and the auction type.
  */
-import type { IsoDate } from '@backoffice/core/dates';
 import { AUCTION_TYPES, DEAL_TYPES, FIXED_PRICE } from '@backoffice/core/resources/deals';
 import { useQuery } from '@tanstack/react-query';
 import { Form, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateInput } from '../../components/date-input.tsx';
 import { api } from '../../lib/api.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
 
@@ -190,20 +188,6 @@ export function AuctionTypeSelect({ id, value, onChange }: PickerProps<number | 
       value={value}
       onChange={(v) => onChange?.(v)}
       options={AUCTION_TYPES.map((at) => ({ value: at, label: `${at} · ${t(`deal.auction_type.${at}`)}` }))}
-    />
-  );
-}
-
-/** A deal date (future dates allowed), as `YYYY-MM-DD` text or empty. */
-export function DealDateInput({ id, value, onChange }: PickerProps<string | null>) {
-  return (
-    <DateInput
-      id={id}
-      allowFuture
-      allowClear
-      style={{ width: '100%' }}
-      value={(value || null) as IsoDate | null}
-      onChange={(v) => onChange?.(v)}
     />
   );
 }

@@ -9,6 +9,7 @@ import { WarningOutlined } from '@ant-design/icons';
 import { deals } from '@backoffice/core/resources/deals';
 import { Input, Space, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { FormDateInput } from '../../components/form-date-input.tsx';
 import { useLocale } from '../../components/use-locale.ts';
 import { listPrefetcher } from '../../resources/resource-api.ts';
 import { statusCell, StatusTag, type StatusTone } from '../../resources/resource-cells.tsx';
@@ -16,7 +17,6 @@ import { ResourcePage } from '../../resources/resource-page.tsx';
 import {
   AdUnitsPicker,
   AuctionTypeSelect,
-  DealDateInput,
   DealTypeSelect,
   PartnerPicker,
   PublishersPicker,
@@ -43,8 +43,8 @@ export default function DealsPage() {
         demand_partner_id: <PartnerPicker />,
         type: <DealTypeSelect />,
         auction_type: <AuctionTypeSelect />,
-        start_date: <DealDateInput />,
-        end_date: <DealDateInput />,
+        start_date: <FormDateInput />,
+        end_date: <FormDateInput />,
         publisher_ids: <PublishersPicker />,
         ad_unit_ids: <AdUnitsPicker />,
         wseat: <TagsInput placeholder={t('deal.wseat_placeholder')} />,

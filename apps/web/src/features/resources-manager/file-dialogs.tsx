@@ -11,7 +11,7 @@ import {
   type ResourceFolder,
 } from '@backoffice/core/files';
 import { Alert, Form, Input, Modal, TreeSelect } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/api.ts';
 import { FetchError } from '../../lib/fetch-client.ts';
@@ -71,6 +71,104 @@ function FolderPicker({
   );
 }
 
+/**
+ * The save of one of these dialogs: OK spins while it runs and the dialog closes once it went
+ * through; a refusal keeps it open with the server's field errors, or else its message. A dialog
+ * with no field to show one at (`fieldErrors: false`) shows any refusal as its message.
+ */
+function useDialogSave(close: () => void, { fieldErrors = true }: { fieldErrors?: boolean } = {}) {
+  const { t } = useTranslation();
+  const [saving, setSaving] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [general, setGeneral] = useState<string | null>(null);
+  const reset = useCallback(() => {
+    setErrors({});
+    setGeneral(null);
+  }, []);
+  const save = async (write: () => Promise<void>) => {
+    setSaving(true);
+    try {
+      await write();
+      close();
+    } catch (err) {
+      const e = fieldErrors ? fieldErrorsOf(err, t) : { fields: {}, general: errorText(err) };
+      setErrors(e.fields);
+      setGeneral(e.general);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return { saving, errors, setErrors, general, reset, save, close };
+}
+
+/** The frame of these dialogs: a vertical form, the save's message under its fields. */
+function FileDialog({
+  open,
+  title,
+  okTestId,
+  state,
+  onSubmit,
+  submitOnEnter = false,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  okTestId: string;
+  state: ReturnType<typeof useDialogSave>;
+  onSubmit: () => Promise<void>;
+  /** Submitting the form (Enter in a lone text field) saves, as OK does. */
+  submitOnEnter?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Modal
+      open={open}
+      title={title}
+      onCancel={state.close}
+      onOk={() => void onSubmit()}
+      okButtonProps={{ loading: state.saving, 'data-testid': okTestId }}
+      destroyOnHidden
+    >
+      <Form layout="vertical" onFinish={submitOnEnter ? () => void onSubmit() : undefined}>
+        {children}
+        {state.general ? <Alert type="error" showIcon title={state.general} /> : null}
+      </Form>
+    </Modal>
+  );
+}
+
+/** The name a dialog asks for (a file's, a folder's), focused, with its error under it. */
+function NameItem({
+  id,
+  label,
+  value,
+  onChange,
+  maxLength,
+  error,
+  testId,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (name: string) => void;
+  maxLength: number;
+  error: string | undefined;
+  testId: string;
+}) {
+  return (
+    <Form.Item label={label} htmlFor={id} validateStatus={error ? 'error' : undefined} help={error} required>
+      <Input
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        maxLength={maxLength}
+        autoFocus
+        data-testid={testId}
+      />
+    </Form.Item>
+  );
+}
+
 export function RenameFileModal({
   file,
   onClose,
@@ -82,14 +180,12 @@ export function RenameFileModal({
 }) {
   const { t } = useTranslation();
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [general, setGeneral] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const state = useDialogSave(onClose);
+  const { errors, setErrors, reset } = state;
   useEffect(() => {
     setName(file?.name ?? '');
-    setError(null);
-    setGeneral(null);
-  }, [file]);
+    reset();
+  }, [file, reset]);
   const submit = async () => {
     if (!file) return;
     const clean = sanitizeFileName(name);
@@ -99,50 +195,30 @@ export function RenameFileModal({
         ? 'files.upload.name_invalid'
         : renameProblem(clean, file.mime);
     if (local) {
-      setError(t(local));
+      setErrors({ name: t(local) });
       return;
     }
-    setSaving(true);
-    try {
-      await onSave(clean);
-      onClose();
-    } catch (err) {
-      const e = fieldErrorsOf(err, t);
-      setError(e.fields.name ?? null);
-      setGeneral(e.general);
-    } finally {
-      setSaving(false);
-    }
+    await state.save(() => onSave(clean));
   };
   return (
-    <Modal
+    <FileDialog
       open={file !== null}
       title={t('files.rename.title')}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      okButtonProps={{ loading: saving, 'data-testid': 'files-rename-ok' }}
-      destroyOnHidden
+      okTestId="files-rename-ok"
+      state={state}
+      onSubmit={submit}
+      submitOnEnter
     >
-      <Form layout="vertical" onFinish={() => void submit()}>
-        <Form.Item
-          label={t('files.col.name')}
-          htmlFor="files-rename-name"
-          validateStatus={error ? 'error' : undefined}
-          help={error ?? undefined}
-          required
-        >
-          <Input
-            id="files-rename-name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            maxLength={200}
-            autoFocus
-            data-testid="files-rename-input"
-          />
-        </Form.Item>
-        {general ? <Alert type="error" showIcon title={general} /> : null}
-      </Form>
-    </Modal>
+      <NameItem
+        id="files-rename-name"
+        label={t('files.col.name')}
+        value={name}
+        onChange={setName}
+        maxLength={200}
+        error={errors.name}
+        testId="files-rename-input"
+      />
+    </FileDialog>
   );
 }
 
@@ -163,47 +239,32 @@ export function MoveFilesModal({
 }) {
   const { t } = useTranslation();
   const [target, setTarget] = useState<number>(initial ?? NO_FOLDER);
-  const [general, setGeneral] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const state = useDialogSave(onClose, { fieldErrors: false });
+  const { reset } = state;
   useEffect(() => {
     if (open) {
       setTarget(initial ?? NO_FOLDER);
-      setGeneral(null);
+      reset();
     }
-  }, [open, initial]);
-  const submit = async () => {
-    setSaving(true);
-    try {
-      await onMove(target === NO_FOLDER ? null : target);
-      onClose();
-    } catch (err) {
-      setGeneral(errorText(err));
-    } finally {
-      setSaving(false);
-    }
-  };
+  }, [open, initial, reset]);
   return (
-    <Modal
+    <FileDialog
       open={open}
       title={t('files.move.title', { count })}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      okButtonProps={{ loading: saving, 'data-testid': 'files-move-ok' }}
-      destroyOnHidden
+      okTestId="files-move-ok"
+      state={state}
+      onSubmit={() => state.save(() => onMove(target === NO_FOLDER ? null : target))}
     >
-      <Form layout="vertical">
-        <Form.Item label={t('files.move.target')} htmlFor="files-move-target">
-          <FolderPicker
-            id="files-move-target"
-            folders={folders}
-            value={target}
-            onChange={setTarget}
-            topLabel={t('files.folder.none')}
-          />
-        </Form.Item>
-        {general ? <Alert type="error" showIcon title={general} /> : null}
-      </Form>
-    </Modal>
+      <Form.Item label={t('files.move.target')} htmlFor="files-move-target">
+        <FolderPicker
+          id="files-move-target"
+          folders={folders}
+          value={target}
+          onChange={setTarget}
+          topLabel={t('files.folder.none')}
+        />
+      </Form.Item>
+    </FileDialog>
   );
 }
 
@@ -227,75 +288,53 @@ export function FolderModal({
   const { t } = useTranslation();
   const [name, setName] = useState('');
   const [parent, setParent] = useState<number>(NO_FOLDER);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [general, setGeneral] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const state = useDialogSave(onClose);
+  const { errors, setErrors, reset } = state;
   useEffect(() => {
     setName(dialog?.folder?.name ?? '');
     setParent(dialog?.parentId ?? NO_FOLDER);
-    setErrors({});
-    setGeneral(null);
-  }, [dialog]);
+    reset();
+  }, [dialog, reset]);
   const submit = async () => {
     if (!sanitizeFileName(name)) {
       setErrors({ name: t('error.required') });
       return;
     }
-    setSaving(true);
-    try {
-      await onSave(name, parent === NO_FOLDER ? null : parent);
-      onClose();
-    } catch (err) {
-      const e = fieldErrorsOf(err, t);
-      setErrors(e.fields);
-      setGeneral(e.general);
-    } finally {
-      setSaving(false);
-    }
+    await state.save(() => onSave(name, parent === NO_FOLDER ? null : parent));
   };
   return (
-    <Modal
+    <FileDialog
       open={dialog !== null}
       title={dialog?.folder ? t('files.folder.rename') : t('files.folder.new')}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      okButtonProps={{ loading: saving, 'data-testid': 'files-folder-ok' }}
-      destroyOnHidden
+      okTestId="files-folder-ok"
+      state={state}
+      onSubmit={submit}
+      submitOnEnter
     >
-      <Form layout="vertical" onFinish={() => void submit()}>
-        <Form.Item
-          label={t('files.folder.name')}
-          htmlFor="files-folder-name"
-          validateStatus={errors.name ? 'error' : undefined}
-          help={errors.name}
-          required
-        >
-          <Input
-            id="files-folder-name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            maxLength={80}
-            autoFocus
-            data-testid="files-folder-name"
-          />
-        </Form.Item>
-        <Form.Item
-          label={t('files.folder.parent')}
-          htmlFor="files-folder-parent"
-          validateStatus={errors.parent_id ? 'error' : undefined}
-          help={errors.parent_id}
-        >
-          <FolderPicker
-            id="files-folder-parent"
-            folders={folders}
-            value={parent}
-            onChange={setParent}
-            topLabel={t('files.folder.top')}
-            exclude={dialog?.folder?.id}
-          />
-        </Form.Item>
-        {general ? <Alert type="error" showIcon title={general} /> : null}
-      </Form>
-    </Modal>
+      <NameItem
+        id="files-folder-name"
+        label={t('files.folder.name')}
+        value={name}
+        onChange={setName}
+        maxLength={80}
+        error={errors.name}
+        testId="files-folder-name"
+      />
+      <Form.Item
+        label={t('files.folder.parent')}
+        htmlFor="files-folder-parent"
+        validateStatus={errors.parent_id ? 'error' : undefined}
+        help={errors.parent_id}
+      >
+        <FolderPicker
+          id="files-folder-parent"
+          folders={folders}
+          value={parent}
+          onChange={setParent}
+          topLabel={t('files.folder.top')}
+          exclude={dialog?.folder?.id}
+        />
+      </Form.Item>
+    </FileDialog>
   );
 }

@@ -22,10 +22,11 @@ import {
   type SdkFormat,
   type SdkPlacement,
 } from '@backoffice/core/builders/sdk';
-import { APP_PLATFORMS, type AppPlatform } from '@backoffice/core/builders/app-shared';
-import { AutoComplete, Button, Card, Col, Form, Input, InputNumber, Radio, Row, Select, Switch, Typography } from 'antd';
+import type { AppPlatform } from '@backoffice/core/builders/app-shared';
+import { AutoComplete, Button, Card, Col, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AppPanel } from '../../components/mobile-apps/app-panel.tsx';
+import { AppSection } from '../../components/mobile-apps/app-section.tsx';
 import { useSdkApp } from '../../components/mobile-apps/sdk-apps-api.ts';
 import { SkanListInput } from '../../components/mobile-apps/skan-list-input.tsx';
 import { BuilderField as Field, BuilderSection as Section } from '../../components/builders/builder-fields.tsx';
@@ -47,6 +48,8 @@ export function SdkForm({ value: c, onChange, issues, subject }: BuilderFormProp
   const app = useSdkApp(appId);
   const adUnits = app.data?.id === appId ? (app.data?.ad_units ?? []) : [];
   const ios = c.platform === 'ios';
+  // What the configuration says about its app: the panel compares it with the chosen app, the section edits it.
+  const appOfConfig = { platform: c.platform, bundle: c.app.bundle, storeId: c.app.store_id };
   const update = (change: (draft: SdkConfig) => void) => {
     const next = structuredClone(c);
     change(next);
@@ -57,18 +60,6 @@ export function SdkForm({ value: c, onChange, issues, subject }: BuilderFormProp
     // The ATT prompt is iOS's: an Android configuration never asks.
     if (platform === 'android') d.privacy.att_prompt = false;
   };
-  const text = (path: string, get: (d: SdkConfig) => string, set: (d: SdkConfig, v: string) => void, extra: { placeholder?: string; inputMode?: 'decimal' | 'text'; testId?: string } = {}) => (
-    <Input
-      id={fieldDomId(path)}
-      value={get(c)}
-      onChange={(e) => update((d) => set(d, e.target.value))}
-      placeholder={extra.placeholder}
-      inputMode={extra.inputMode}
-      autoComplete="off"
-      spellCheck={false}
-      data-testid={extra.testId}
-    />
-  );
   const whole = (path: string, get: (d: SdkConfig) => number, set: (d: SdkConfig, v: number) => void, min: number, max: number, step = 100) => (
     <InputNumber
       id={fieldDomId(path)}
@@ -86,7 +77,7 @@ export function SdkForm({ value: c, onChange, issues, subject }: BuilderFormProp
     <Form layout="vertical" component="div" className="bo-sdk-form" data-testid="sdk-form-fields">
       <AppPanel
         appId={appId}
-        config={{ platform: c.platform, bundle: c.app.bundle, storeId: c.app.store_id }}
+        config={appOfConfig}
         onApply={(a) =>
           update((d) => {
             setPlatform(d, a.platform);
@@ -97,65 +88,42 @@ export function SdkForm({ value: c, onChange, issues, subject }: BuilderFormProp
         testId="sdk"
       />
 
-      <Section title={t('sdk.section.app')}>
-        <Row gutter={16}>
+      <AppSection
+        title={t('sdk.section.app')}
+        app={appOfConfig}
+        issues={issues}
+        paths={{ bundle: 'app.bundle', storeId: 'app.store_id' }}
+        onPlatform={(platform) => update((d) => setPlatform(d, platform))}
+        onBundle={(v) => update((d) => void (d.app.bundle = v))}
+        onStoreId={(v) => update((d) => void (d.app.store_id = v))}
+        afterPlatform={
           <Col xs={24} md={12}>
-            <Field issues={issues} path="platform" label={t('sdk.field.platform')}>
-              <Radio.Group
-                id={fieldDomId('platform')}
-                optionType="button"
-                buttonStyle="solid"
-                value={c.platform}
-                onChange={(e) => update((d) => setPlatform(d, e.target.value as AppPlatform))}
-                options={APP_PLATFORMS.map((p) => ({ value: p, label: t(`app_tracking.platform.${p}`) }))}
-                aria-label={t('sdk.field.platform')}
-                data-testid="sdk-platform"
+            <Field issues={issues} path="sdk_version" label={t('sdk.field.sdk_version')} required>
+              <Input
+                id={fieldDomId('sdk_version')}
+                value={c.sdk_version}
+                onChange={(e) => update((d) => void (d.sdk_version = e.target.value))}
+                placeholder="4.2.0"
+                autoComplete="off"
+                spellCheck={false}
               />
             </Field>
           </Col>
-          <Col xs={24} md={12}>
-            <Field issues={issues} path="sdk_version" label={t('sdk.field.sdk_version')} required>
-              {text(
-                'sdk_version',
-                (d) => d.sdk_version,
-                (d, v) => (d.sdk_version = v),
-                { placeholder: '4.2.0' },
-              )}
-            </Field>
-          </Col>
-          <Col xs={24} md={12}>
-            <Field issues={issues} path="app.bundle" label={t('sdk.field.bundle')} required>
-              {text(
-                'app.bundle',
-                (d) => d.app.bundle,
-                (d, v) => (d.app.bundle = v),
-                { placeholder: ios ? 'com.nimbusnews.reader' : 'com.runagames.puzzle' },
-              )}
-            </Field>
-          </Col>
-          <Col xs={24} md={12}>
-            <Field issues={issues} path="app.store_id" label={t('sdk.field.store_id')} required={ios} help={ios ? t('sdk.field.store_id_help_ios') : t('sdk.field.store_id_help_android')}>
-              {text(
-                'app.store_id',
-                (d) => d.app.store_id,
-                (d, v) => (d.app.store_id = v),
-                { placeholder: ios ? 'id1482750917' : c.app.bundle },
-              )}
-            </Field>
-          </Col>
-          <Col xs={24} md={12}>
-            <Field issues={issues} path="request_timeout_ms" label={t('sdk.field.request_timeout_ms')}>
-              {whole(
-                'request_timeout_ms',
-                (d) => d.request_timeout_ms,
-                (d, v) => (d.request_timeout_ms = v),
-                0,
-                60_000,
-              )}
-            </Field>
-          </Col>
-        </Row>
-      </Section>
+        }
+        testId="sdk"
+      >
+        <Col xs={24} md={12}>
+          <Field issues={issues} path="request_timeout_ms" label={t('sdk.field.request_timeout_ms')}>
+            {whole(
+              'request_timeout_ms',
+              (d) => d.request_timeout_ms,
+              (d, v) => (d.request_timeout_ms = v),
+              0,
+              60_000,
+            )}
+          </Field>
+        </Col>
+      </AppSection>
 
       <Section title={t('sdk.section.placements')} testId="sdk-placements">
         {issues
