@@ -43,11 +43,14 @@ export async function expectNoSeriousViolations(
   // toasts, fades) settle before measuring colours.
   await page.mouse.move(0, 0);
   await page.waitForTimeout(400);
+  const t0 = Date.now();
   await loadAxe(page);
   const violations = await runAxe(page, {
     ...(opts.colorsOnly ? { options: { runOnly: { type: 'rule', values: THEME_RULES } } } : {}),
     ...(opts.within ? { context: opts.within } : {}),
   });
+  // E2E_AXE_LOG=<file>: each check's milliseconds and name, for the suite's budget work.
+  if (process.env.E2E_AXE_LOG) fs.appendFileSync(process.env.E2E_AXE_LOG, `${Date.now() - t0}\t${what}\n`);
   expect(violations, `${what}\n${describeViolations(violations)}`).toEqual([]);
 }
 

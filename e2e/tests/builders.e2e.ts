@@ -6,23 +6,21 @@
  * its values), adds an element the standard does not allow (the XSD's issue comes from the API with
  * its line; clicking it takes the cursor there), saves two versions, compares them (the changed
  * setting and the code side by side) and loads the first back; a link with ?version= opens it.
- * Axe-core at 1440 and 375 px in light and dark; with E2E_SCREENSHOTS=1 the page, the versions
- * drawer and the comparison are saved under .tmp/builders/.
+ * Axe-core on the syntax error, the versions drawer and the comparison at 1440 px light (en); the
+ * page, the drawer and the comparison at 375 px dark (es) are vast-builder.e2e.ts's sweep. With
+ * E2E_SCREENSHOTS=1 the drawer and the comparison are saved under .tmp/builders/.
  */
 import type { BuilderSubjectOption, BuilderVersionDto, BuilderVersionPage } from '@backoffice/core/builders/common';
 import { vastBuilder } from '@backoffice/core/builders/vast';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousViolations } from '../support/a11y.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { screenshots } from '../support/screenshots.ts';
-import { REPO_ROOT } from '../support/server.ts';
 import { apiGetAs, DEMO, signIn, toast, withPage } from '../support/shell.ts';
 
 let browser: Browser;
-const { enabled: SHOTS_ON, shot } = screenshots('builders');
-const SHOTS_DIR = path.join(REPO_ROOT, '.tmp', 'builders');
+const { shot } = screenshots('builders');
 const PATH = '/utils/vastbuilder';
 const T = 'vast';
 
@@ -168,42 +166,5 @@ describe('builders: the shared layer on the VAST builder', () => {
       await expect.poll(() => editorText(page)).toContain('Pasted title 20s');
       expect(detail.code).toContain('Pasted title 20s');
     });
-  }, 240_000);
-
-  // The builder page itself is swept by vast-builder.e2e.ts (four views); the flow above checks the
-  // drawer and the comparison at 1440 px, light (en). Here they are in Spanish and dark: every rule
-  // at 375 px, the colour rules at 1440 px (a theme changes colours, not the DOM).
-  it('has no serious axe violations in the versions drawer and the comparison at 375 and 1440 px, dark (es)', async () => {
-    const [demo] = (await apiGet<BuilderVersionPage>('builders/vast/versions?page_size=1')).items;
-    for (const [width, height] of [
-      [375, 800],
-      [1440, 900],
-    ] as const) {
-      const colorsOnly = width === 1440;
-      await withPage(browser, { viewport: { width, height } }, async (page) => {
-        const name = (what: string) => `${what}-${width}-dark-es`;
-        await signIn(page, DEMO.tech, { via: 'api', lang: 'es', theme: 'dark', path: demo ? `${PATH}?version=${demo.id}` : PATH });
-        await editor(page).waitFor();
-        await expect.poll(() => status(page).getAttribute('data-state'), { timeout: 15_000 }).not.toBe('checking');
-        await shot(page, name('page'));
-        if (SHOTS_ON) {
-          // The top of the page as it first shows, and the code view with its status, up close.
-          await page.screenshot({ path: path.join(SHOTS_DIR, `${name('top')}.png`) });
-          await page.locator('.bo-builder-code-card').screenshot({ path: path.join(SHOTS_DIR, `${name('code')}.png`) });
-        }
-        await page.getByTestId(`${T}-versions-open`).click();
-        await page.getByTestId(`${T}-versions`).locator('[data-version-id]').first().waitFor();
-        if (SHOTS_ON) await page.screenshot({ path: path.join(SHOTS_DIR, `${name('versions')}.png`) });
-        await expectNoSeriousViolations(page, name('versions'), { within: '.ant-drawer', colorsOnly });
-        // The comparison of the subject's two newest versions.
-        const picks = page.getByTestId(`${T}-versions`).getByTestId(`${T}-version-pick`);
-        await picks.nth(0).check();
-        await picks.nth(1).check();
-        await page.getByTestId(`${T}-compare`).click();
-        await page.getByTestId(`${T}-compare-view`).locator('.cm-editor').first().waitFor();
-        if (SHOTS_ON) await page.locator('.ant-modal').screenshot({ path: path.join(SHOTS_DIR, `${name('compare')}.png`) });
-        await expectNoSeriousViolations(page, name('compare'), { within: '.ant-modal', colorsOnly });
-      });
-    }
   }, 240_000);
 });
