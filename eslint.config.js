@@ -48,7 +48,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/features/*/**'], message: 'Features may not import other features; move shared code to components or lib.' }] },
+        {
+          patterns: [
+            {
+              // By path from anywhere, and as a sibling folder ('../billing/…') from inside a feature.
+              group: ['**/features/*/**', '../*/**', '!../../**'],
+              message: 'Features may not import other features; move shared code to components or lib.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -1,6 +1,6 @@
 import type { BillingRowDto } from '@backoffice/core/billing-api';
 import { describe, expect, it } from 'vitest';
-import { isFiltered, lastMonth, listQuery, newIdempotencyKey, readView, viewPatch } from './billing-api.ts';
+import { isFiltered, lastMonth, listQuery, readView, viewPatch } from './billing-api.ts';
 import { changePct } from './performance-overview-page.tsx';
 import { previewMargin } from './row-edit-form.tsx';
 
@@ -78,12 +78,6 @@ describe('billing view in the URL', () => {
 });
 
 describe('billing helpers', () => {
-  it('makes a fresh idempotency key per click, valid for the API', () => {
-    const a = newIdempotencyKey();
-    expect(a).toMatch(/^[0-9a-f]{32}$/);
-    expect(newIdempotencyKey()).not.toBe(a);
-  });
-
   it('previews the margin a typed figure leaves, exactly', () => {
     const row = { kind: 'advertiser', revenue_ours: '1000', other_side: '850' } as BillingRowDto;
     expect(previewMargin(row, '')).toEqual({ pct: '15.00', low: true });

@@ -178,15 +178,6 @@ export function isFiltered(v: BillingView): boolean {
   );
 }
 
-/**
- * A fresh idempotency key for one click of a bulk action (32 hex digits). getRandomValues also
- * works outside a secure context, where crypto.randomUUID is missing.
- */
-export function newIdempotencyKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 /** The figure a row bills this month as typed in the drawer: the network's, or ours when empty. */
 export function effectiveFigure(row: BillingRowDto, network: string | null): string {
   return network === null || network.trim() === '' ? row.revenue_ours : network.trim();

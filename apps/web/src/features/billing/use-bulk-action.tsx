@@ -21,7 +21,8 @@ import { useTranslation } from 'react-i18next';
 import { useNotice } from '../../components/use-notice.ts';
 import { api, errorText, isSessionError } from '../../lib/api.ts';
 import { FetchError } from '../../lib/fetch-client.ts';
-import { actionsPath, newIdempotencyKey } from './billing-api.ts';
+import { newIdempotencyKey } from '../../lib/idempotency.ts';
+import { actionsPath } from './billing-api.ts';
 
 const POLL_MS = 700;
 /** Actions whose result no action undoes: asked first. */

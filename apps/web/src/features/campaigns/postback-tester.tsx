@@ -21,6 +21,7 @@ import { ScrollRegion } from '../../components/scroll-region.tsx';
 import { useLocale } from '../../components/use-locale.ts';
 import { useNotice } from '../../components/use-notice.ts';
 import { errorText } from '../../lib/api.ts';
+import { newIdempotencyKey } from '../../lib/idempotency.ts';
 import { usePermission } from '../../lib/permission.tsx';
 import { formatDateTime, StatusTag, type StatusTone } from '../../resources/resource-cells.tsx';
 import { useFirePostbackTest, usePostbackTests, type PostbackTest } from './campaigns-api.ts';
@@ -198,7 +199,7 @@ export function PostbackTester({
       okButtonProps: { id: 'postback-confirm' },
       onOk: async () => {
         try {
-          const test = await fire.mutateAsync({ values, idempotencyKey: crypto.randomUUID() });
+          const test = await fire.mutateAsync({ values, idempotencyKey: newIdempotencyKey('pb-') });
           setShown(test.id);
         } catch (error) {
           void notice.error(errorText(error));

@@ -5,19 +5,9 @@
  * has arrived (use-dashboard.ts).
  */
 import { DASHBOARD_SECTIONS, hasReportArea, type DashboardSection, type DashboardViewer } from '@backoffice/core/dashboard';
-import { isValidTimeZone } from '@backoffice/core/time-zones';
 
 /** The sections to ask for: figures only for people with a report area. */
 export function sectionsFor(person: DashboardViewer | null): DashboardSection[] {
   return hasReportArea(person) ? [...DASHBOARD_SECTIONS] : ['waiting'];
 }
 
-/** The person's time zone (the browser's), UTC when the browser does not say or says nonsense. */
-export function browserTimeZone(): string {
-  try {
-    const tz = new Intl.DateTimeFormat().resolvedOptions().timeZone;
-    return isValidTimeZone(tz) ? tz : 'UTC';
-  } catch {
-    return 'UTC';
-  }
-}

@@ -8,7 +8,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EChart, type EChartOption } from '../../components/echart.tsx';
 import type { SeriesRow } from './dashboard-model.ts';
-import { formatDateLabel } from './dashboard-format.ts';
+import { formatDateLabel } from '../../lib/date-format.ts';
 
 export interface DashboardChartProps {
   series: readonly SeriesRow[];

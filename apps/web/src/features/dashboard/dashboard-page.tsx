@@ -30,12 +30,13 @@ import {
   type Person,
 } from './dashboard-model.ts';
 import { sectionsFor } from './dashboard-access.ts';
-import { formatDay, formatTime } from './dashboard-format.ts';
+import { formatDay, formatTime } from '../../lib/date-format.ts';
 import { DashboardShortcuts } from './dashboard-shortcuts.tsx';
 import { DashboardTileCard, DashboardTileSkeleton } from './dashboard-tiles.tsx';
 import { DashboardTop, DashboardTopSkeleton } from './dashboard-top.tsx';
 import { DashboardWaiting, DashboardWaitingSkeleton } from './dashboard-waiting.tsx';
-import { startDashboardRequest, useDashboard, useDashboardTimeZone } from './use-dashboard.ts';
+import { useChosenTimeZone } from '../../lib/time-zone-choice.ts';
+import { startDashboardRequest, useDashboard } from './use-dashboard.ts';
 import './dashboard.css';
 
 // The figures are asked for as soon as this code arrives, while React still renders the shell.
@@ -83,7 +84,7 @@ export default function DashboardPage() {
   const { lang = locale } = useParams();
   const user = useSession((s) => s.user);
   const menus = useSession((s) => s.menus);
-  const [timezone, setTimezone, browserZone] = useDashboardTimeZone();
+  const [timezone, setTimezone, browserZone] = useChosenTimeZone();
 
   const roles = user?.roles;
   const acl = user?.acl;

@@ -8,7 +8,7 @@ import { Skeleton, theme as antdTheme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { WaitingRow } from './dashboard-model.ts';
-import { formatTime } from './dashboard-format.ts';
+import { formatTime } from '../../lib/date-format.ts';
 
 export interface DashboardWaitingProps {
   rows: readonly WaitingRow[];

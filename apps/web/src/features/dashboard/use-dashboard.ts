@@ -9,21 +9,19 @@
  * asking again. This module stays free of zod and the report catalogue for the entry's sake.
  */
 import type { DashboardSection } from '@backoffice/core/dashboard';
-import { isValidTimeZone } from '@backoffice/core/time-zones';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
 import { api } from '../../lib/api.ts';
 import type { FetchError } from '../../lib/fetch-client.ts';
 import { apiQueryKey } from '../../lib/query.ts';
 import { isTokenExpired, useSession } from '../../lib/session-store.ts';
-import { browserTimeZone, sectionsFor } from './dashboard-access.ts';
+import { chosenTimeZone } from '../../lib/time-zone-choice.ts';
+import { sectionsFor } from './dashboard-access.ts';
 import type { DashboardAnswer } from './dashboard-model.ts';
 
 /** Figures move by the hour; a refresh every 5 minutes picks up a new hour soon enough. */
 export const DASHBOARD_REFRESH_MS = 5 * 60_000;
 /** An early answer older than this is not used (asked again instead). */
 const EARLY_MAX_AGE_MS = 15_000;
-const TZ_STORAGE_KEY = 'backoffice-dashboard-tz';
 
 function dashboardQuery(timezone: string, sections: readonly DashboardSection[]) {
   return { query: { timezone, sections: [...sections] } };
@@ -41,7 +39,7 @@ const isFresh = (e: NonNullable<typeof early>, key: string) =>
 export function startDashboardRequest(): void {
   const { user } = useSession.getState();
   if (!user || isTokenExpired(user)) return;
-  const input = dashboardQuery(dashboardTimeZone(), sectionsFor(user));
+  const input = dashboardQuery(chosenTimeZone(), sectionsFor(user));
   const key = JSON.stringify(apiQueryKey('dashboard', input));
   if (early && isFresh(early, key)) return;
   const answer = api.request<DashboardAnswer>('dashboard', input);
@@ -70,35 +68,3 @@ export function useDashboard(timezone: string, sections: readonly DashboardSecti
   });
 }
 
-function storedZone(): string | null {
-  try {
-    const value = window.localStorage.getItem(TZ_STORAGE_KEY);
-    return value && isValidTimeZone(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The zone the dashboard is shown in: the one chosen on this computer, else the browser's. */
-export function dashboardTimeZone(): string {
-  return storedZone() ?? browserTimeZone();
-}
-
-/** The zone the dashboard is shown in, and a setter that remembers it (choosing the browser's forgets). */
-export function useDashboardTimeZone(): [string, (tz: string) => void, string] {
-  const browser = browserTimeZone();
-  const [zone, setZone] = useState(dashboardTimeZone);
-  const choose = useCallback(
-    (tz: string) => {
-      setZone(tz);
-      try {
-        if (tz === browser) window.localStorage.removeItem(TZ_STORAGE_KEY);
-        else window.localStorage.setItem(TZ_STORAGE_KEY, tz);
-      } catch {
-        // Storage refused (private mode): the choice lasts for this page only.
-      }
-    },
-    [browser],
-  );
-  return [zone, choose, browser];
-}

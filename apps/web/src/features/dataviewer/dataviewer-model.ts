@@ -7,6 +7,7 @@
  * shows its days and a note with the exact times until the person picks other dates.
  */
 import type { SelectOption } from '@backoffice/core/inputs';
+import { browserTimeZone } from '../../lib/time-zone-choice.ts';
 import { dataviewerSearch, type ParsedDataviewerLink } from '@backoffice/core/dataviewer-link';
 import { isDatePreset, presetRange, resolveRange, type DatePreset, type DateRangeValue } from '@backoffice/core/dates';
 import {
@@ -71,14 +72,6 @@ export const PAGE_SIZE = 500;
 /** The chart reads at most this many rows (two dimensions at most, so this covers hours x 2 values…). */
 export const CHART_MAX_ROWS = 5000;
 
-export function browserTimeZone(): string {
-  try {
-    const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    return tz && isValidTimeZone(tz) ? tz : 'UTC';
-  } catch {
-    return 'UTC';
-  }
-}
 
 export function emptyState(timezone = browserTimeZone()): BuilderState {
   return { range: null, timezone, dimensions: [], metrics: [], filters: [], sort: [] };

@@ -24,8 +24,8 @@ import { useUrlState } from '../../lib/use-url-state.ts';
 import { usePermission } from '../../lib/permission.tsx';
 import { useApiQuery } from '../../lib/query.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
-import { dashboardTimeZone } from '../dashboard/use-dashboard.ts';
-import { formatDay, formatTime } from '../dashboard/dashboard-format.ts';
+import { chosenTimeZone } from '../../lib/time-zone-choice.ts';
+import { formatDay, formatTime } from '../../lib/date-format.ts';
 import '../../resources/resources.css';
 import './overview.css';
 
@@ -108,7 +108,7 @@ export default function DemandPartnersOverviewPage() {
   const { token } = theme.useToken();
   const [params, update] = useUrlState();
   const canGraph = usePermission('/v1/graphs', 'read');
-  const timezone = dashboardTimeZone();
+  const timezone = chosenTimeZone();
   const sort = parseSort(params.get('sort'));
   const page = Math.max(1, Number(params.get('page')) || 1);
   const pageSize = Math.min(200, Math.max(10, Number(params.get('page_size')) || OVERVIEW_PAGE_SIZE));

@@ -69,7 +69,6 @@ export function listQuery(v: ImpressionLogsView): Record<string, string | number
 export const filterCount = (v: ImpressionLogsView) => [v.search, v.status.length > 0, v.network].filter(Boolean).length;
 
 /** A fresh key per click of "Request" (a retried request sends it again). */
-export const newIdempotencyKey = () => `il-${crypto.randomUUID()}`;
 
 /** Asks for a download link and lets the browser follow it (the file streams to disk). */
 export async function downloadExtract(id: number): Promise<void> {

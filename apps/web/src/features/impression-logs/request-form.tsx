@@ -25,7 +25,8 @@ import { useTranslation } from 'react-i18next';
 import { DateInput } from '../../components/date-input.tsx';
 import { api, errorText, isSessionError } from '../../lib/api.ts';
 import { FetchError } from '../../lib/fetch-client.ts';
-import { newIdempotencyKey, type ImpressionLogOptions } from './impression-logs-api.ts';
+import { newIdempotencyKey } from '../../lib/idempotency.ts';
+import type { ImpressionLogOptions } from './impression-logs-api.ts';
 
 interface FilterRow {
   /** Stable row key. */
@@ -77,7 +78,7 @@ export function RequestForm({ options, onClose, onCreated }: RequestFormProps) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [clickKey] = useState(newIdempotencyKey);
+  const [clickKey] = useState(() => newIdempotencyKey('il-'));
   const [serverError, setServerError] = useState<string | null>(null);
   const change = (patch: Partial<Draft>) => {
     setDraft((d) => ({ ...d, ...patch }));

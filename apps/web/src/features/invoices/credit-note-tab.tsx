@@ -30,7 +30,7 @@ import {
   Typography,
 } from 'antd';
 import { useRef, useState } from 'react';
-import { newIdempotencyKey } from '../billing/billing-api.ts';
+import { newIdempotencyKey } from '../../lib/idempotency.ts';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { MoneyCell } from '../../components/money-cell.tsx';

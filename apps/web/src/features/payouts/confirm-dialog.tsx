@@ -18,7 +18,8 @@ import { useTranslation } from 'react-i18next';
 import { MoneyCell } from '../../components/money-cell.tsx';
 import { api, errorText, isSessionError } from '../../lib/api.ts';
 import { FetchError } from '../../lib/fetch-client.ts';
-import { newIdempotencyKey, sumAmounts } from './payouts-api.ts';
+import { newIdempotencyKey } from '../../lib/idempotency.ts';
+import { sumAmounts } from './payouts-api.ts';
 
 export interface ConfirmDialogProps {
   side: PayoutSide;
@@ -40,7 +41,7 @@ export function ConfirmDialog({ side, rows, monthError, onClose, onDone }: Confi
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(monthError ? t(monthError, { day: 15 }) : null);
   const [busy, setBusy] = useState(false);
-  const [key, setKey] = useState(newIdempotencyKey);
+  const [key, setKey] = useState(() => newIdempotencyKey('po-'));
 
   const blocked = rows.filter((r) => r.state !== 'pending' || r.blockers.length > 0);
   const alerted = rows.filter((r) => r.state === 'pending' && r.alerts.length > 0);
@@ -82,7 +83,7 @@ export function ConfirmDialog({ side, rows, monthError, onClose, onDone }: Confi
       onDone(run);
     } catch (e) {
       // A refused confirmation is a new click next time.
-      setKey(newIdempotencyKey());
+      setKey(newIdempotencyKey('po-'));
       if (isSessionError(e)) return;
       const k = e instanceof FetchError ? e.key : null;
       const fields = e instanceof FetchError ? (e.details.errors ?? {}) : {};

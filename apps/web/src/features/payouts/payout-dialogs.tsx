@@ -23,7 +23,8 @@ import { api, errorText, isSessionError } from '../../lib/api.ts';
 import { postApiFile } from '../../lib/api-file.ts';
 import { FetchError } from '../../lib/fetch-client.ts';
 import { StatusTag, type StatusTone } from '../../resources/resource-cells.tsx';
-import { newIdempotencyKey, sumAmounts } from './payouts-api.ts';
+import { newIdempotencyKey } from '../../lib/idempotency.ts';
+import { sumAmounts } from './payouts-api.ts';
 
 const todayIso = () => new Date().toISOString().slice(0, 10);
 
@@ -103,7 +104,7 @@ const refs = (rows: PayoutDto[]) => rows.map((r) => ({ id: r.id, version: r.vers
 export function HoldDialog({ side, rows, onClose, onDone }: { side: PayoutSide; rows: PayoutDto[]; onClose: () => void; onDone: (run: PayoutRun) => void }) {
   const { t } = useTranslation();
   const [reason, setReason] = useState('');
-  const [key] = useState(newIdempotencyKey);
+  const [key] = useState(() => newIdempotencyKey('po-'));
   const s = useSubmit();
   const ok = () => {
     if (reason.trim().length < PAYOUT_COMMENT_MIN) return s.setErrors({ reason: 'payout.comment_short' });
@@ -124,7 +125,7 @@ export function PayDialog({ side, rows, onClose, onDone }: { side: PayoutSide; r
   const { t } = useTranslation();
   const [paidOn, setPaidOn] = useState<string | null>(todayIso());
   const [reference, setReference] = useState('');
-  const [key] = useState(newIdempotencyKey);
+  const [key] = useState(() => newIdempotencyKey('po-'));
   const s = useSubmit();
   const ok = () => {
     const local: Record<string, string> = {};

@@ -123,7 +123,6 @@ export function filterCount(v: PayoutsView, mode: PayoutsMode): number {
 }
 
 /** A fresh key per click (a retry of the click sends it again). */
-export const newIdempotencyKey = () => `po-${crypto.randomUUID()}`;
 
 /** Sum of decimal texts, exact (core's cents). */
 export const sumAmounts = (values: readonly string[]): string => fromCents(values.reduce((s, v) => s + toCents(v), 0n));

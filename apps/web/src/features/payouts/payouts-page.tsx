@@ -45,7 +45,8 @@ import { ConfirmDialog } from './confirm-dialog.tsx';
 import { AlertTags, StateTag } from './payout-cells.tsx';
 import { HoldDialog, ImportDialog, PayDialog, SepaDialog, SettingsDialog } from './payout-dialogs.tsx';
 import { PayoutDrawer } from './payout-drawer.tsx';
-import { DEFAULT_STATES, filterCount, listPath, listQuery, newIdempotencyKey, PAGE_SIZES, readView, sumAmounts, viewPatch, type PayoutsMode, type PayoutsView } from './payouts-api.ts';
+import { newIdempotencyKey } from '../../lib/idempotency.ts';
+import { DEFAULT_STATES, filterCount, listPath, listQuery, PAGE_SIZES, readView, sumAmounts, viewPatch, type PayoutsMode, type PayoutsView } from './payouts-api.ts';
 import './payouts.css';
 
 const COLUMNS = ['name', 'id_user', 'period', 'payment_terms', 'revenue_gross', 'share', 'new_revenue', 'carried_in', 'adjustment', 'payout', 'state', 'alerts', 'comments', 'paid'] as const;
@@ -126,7 +127,7 @@ export function PayoutsPage({ side, mode, menuId }: PayoutsPageProps) {
   const post = async (action: 'unconfirm' | 'release' | 'approve') => {
     setBusy(action);
     try {
-      finished(await api.request<PayoutRun>(`payouts/${side}/actions`, { method: 'POST', body: { action, rows: rows.map((r) => ({ id: r.id, version: r.version })), idempotency_key: newIdempotencyKey() } }));
+      finished(await api.request<PayoutRun>(`payouts/${side}/actions`, { method: 'POST', body: { action, rows: rows.map((r) => ({ id: r.id, version: r.version })), idempotency_key: newIdempotencyKey('po-') } }));
     } catch (e) {
       if (!isSessionError(e)) void notice.error(errorText(e));
       reload();
