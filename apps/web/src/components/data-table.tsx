@@ -82,6 +82,8 @@ export interface DataTableProps<T, K extends Key> {
   /** Checkboxes on the rows; none without. */
   selection?: DataSelection<T, K>;
   empty: ReactNode;
+  /** How many rows there are, e.g. "25 advertisers"; "25 rows" without. */
+  countText?: (count: number) => string;
   /**
    * Prefix of the test ids: `<testId>-table`, `<testId>-cards`, `<testId>-sort` (also the sort
    * menu's id) and `<testId>-row-<key>` on each row and card.
@@ -89,10 +91,27 @@ export interface DataTableProps<T, K extends Key> {
   testId: string;
 }
 
+/**
+ * A table's change as the URL parameters `sort`, `page` and `page_size`, for the lists whose URL
+ * uses those names; a default (and page 1) removes its parameter.
+ */
+export function tableParams(
+  patch: Partial<TableView>,
+  defaults: Pick<TableView, 'sort' | 'pageSize'>,
+): Record<string, string | null> {
+  const params: Record<string, string | null> = {
+    page: patch.page && patch.page > 1 ? String(patch.page) : null,
+  };
+  if (patch.sort !== undefined) params.sort = patch.sort === defaults.sort ? null : patch.sort;
+  if (patch.pageSize !== undefined)
+    params.page_size = patch.pageSize === defaults.pageSize ? null : String(patch.pageSize);
+  return params;
+}
+
 /** The phone's sort menu: each field descending, then ascending. */
-export function sortChoices(
-  fields: readonly string[],
-  label: (field: string) => string,
+export function sortChoices<F extends string>(
+  fields: readonly F[],
+  label: (field: F) => string,
 ): { value: string; label: string }[] {
   return fields.flatMap((f) => [
     { value: `-${f}`, label: `${label(f)} ↓` },
@@ -135,6 +154,7 @@ export function DataTable<T extends object, K extends Key>(props: DataTableProps
   const { rows, total, loading, rowKey, columns, view, onView, selection, empty, testId } = props;
   const { t } = useTranslation();
   const { isMobile } = useViewport();
+  const count = props.countText ?? ((n: number) => t('resource.rows', { count: n }));
   const selected = selection?.selected;
   /** The rows of `keys`, from this page or the earlier selection. */
   const pick = (keys: readonly Key[]) => {
@@ -200,7 +220,7 @@ export function DataTable<T extends object, K extends Key>(props: DataTableProps
             onChange={(page) => onView({ page })}
           />
         ) : null}
-        <Typography.Text type="secondary">{t('resource.rows', { count: total })}</Typography.Text>
+        <Typography.Text type="secondary">{count(total)}</Typography.Text>
       </div>
     );
   }
@@ -244,9 +264,7 @@ export function DataTable<T extends object, K extends Key>(props: DataTableProps
           total,
           showSizeChanger: true,
           pageSizeOptions: [...props.pageSizes],
-          showTotal: (n) => (
-            <Typography.Text type="secondary">{t('resource.rows', { count: n })}</Typography.Text>
-          ),
+          showTotal: (n) => <Typography.Text type="secondary">{count(n)}</Typography.Text>,
         }}
         onChange={(pagination, _filters, sorter, extra) => {
           if (extra.action === 'paginate') {

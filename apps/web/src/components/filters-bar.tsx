@@ -1,8 +1,9 @@
 /**
- * The filter bar of a list: a search applied as one types (debounced) or on Enter, the list's
- * other filters (`children`: `FilterSelect`s, or other inputs given the `bo-filter` classes for
- * their widths) and "Clear filters" while any is on. On a phone the bar folds behind a button naming how many filters are on, so
- * the rows come first. The caller writes each change to its view (the URL).
+ * The filter bar of a list: a search applied as one types (debounced) or on Enter (none for a list
+ * the API does not search), the list's other filters (`children`: `FilterSelect`s, or other inputs
+ * given the `bo-filter` classes for their widths) and "Clear filters" while any is on. On a phone the
+ * bar folds behind a button naming how many filters are on, so the rows come first. The caller
+ * writes each change to its view (the URL).
  */
 import { FilterOutlined } from '@ant-design/icons';
 import { Button, Input, Select } from 'antd';
@@ -12,13 +13,16 @@ import { useDebouncedValue } from '../lib/use-debounced-value.ts';
 import { useViewport } from '../lib/use-viewport.ts';
 import './data-views.css';
 
-export interface FiltersBarProps {
+interface SearchProps {
   /** The applied search. */
   search: string;
   onSearch: (search: string) => void;
   /** The search box's placeholder and accessible name. */
   searchLabel: string;
   searchMaxLength?: number;
+}
+
+export type FiltersBarProps = {
   /** How many filters are on (the phone's button). */
   count: number;
   /** Whether "Clear filters" shows. */
@@ -33,23 +37,15 @@ export interface FiltersBarProps {
    * `<testId>-search`, `<testId>-clear-filters`.
    */
   testId: string;
-}
+} & (SearchProps | { [K in keyof SearchProps]?: undefined });
 
-export function FiltersBar({
+function SearchBox({
   search,
   onSearch,
   searchLabel,
   searchMaxLength = 200,
-  count,
-  filtered,
-  onClear,
-  children,
-  className,
   testId,
-}: FiltersBarProps) {
-  const { t } = useTranslation();
-  const { isMobile } = useViewport();
-  const [open, setOpen] = useState(false);
+}: SearchProps & { testId: string }) {
   const [text, setText] = useState(search);
   const debounced = useDebouncedValue(text, 400);
   useEffect(() => setText(search), [search]);
@@ -57,6 +53,26 @@ export function FiltersBar({
     if (debounced.trim() !== search) onSearch(debounced.trim());
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only typing applies the search
   }, [debounced]);
+  return (
+    <Input.Search
+      allowClear
+      className="bo-filter bo-filter--search"
+      placeholder={searchLabel}
+      aria-label={searchLabel}
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      onSearch={(v) => onSearch(v.trim())}
+      maxLength={searchMaxLength}
+      data-testid={`${testId}-search`}
+    />
+  );
+}
+
+export function FiltersBar(props: FiltersBarProps) {
+  const { count, filtered, onClear, children, className, testId } = props;
+  const { t } = useTranslation();
+  const { isMobile } = useViewport();
+  const [open, setOpen] = useState(false);
 
   return (
     <>
@@ -79,17 +95,15 @@ export function FiltersBar({
         data-testid={`${testId}-filters`}
         hidden={isMobile && !open}
       >
-        <Input.Search
-          allowClear
-          className="bo-filter bo-filter--search"
-          placeholder={searchLabel}
-          aria-label={searchLabel}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          onSearch={(v) => onSearch(v.trim())}
-          maxLength={searchMaxLength}
-          data-testid={`${testId}-search`}
-        />
+        {props.onSearch ? (
+          <SearchBox
+            search={props.search}
+            onSearch={props.onSearch}
+            searchLabel={props.searchLabel}
+            searchMaxLength={props.searchMaxLength}
+            testId={testId}
+          />
+        ) : null}
         {children}
         {filtered ? (
           <Button type="link" onClick={onClear} data-testid={`${testId}-clear-filters`}>

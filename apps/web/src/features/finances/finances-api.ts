@@ -32,7 +32,7 @@ export interface FinancesView {
   email: EmailStatus | null;
   sort: string;
   page: number;
-  page_size: number;
+  pageSize: number;
   /** The entry open in the drawer ('new' for the create form). */
   entry: number | 'new' | null;
   tab: string | null;
@@ -63,7 +63,7 @@ export function readView(params: URLSearchParams): FinancesView {
     email: (EMAIL_STATUSES as readonly string[]).includes(email ?? '') ? (email as EmailStatus) : null,
     sort: parseFinanceSort(sort).field === sort.replace(/^-/, '') ? sort : FINANCE_DEFAULT_SORT,
     page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
-    page_size: (FINANCE_PAGE_SIZES as readonly number[]).includes(size) ? size : FINANCE_PAGE_SIZE,
+    pageSize: (FINANCE_PAGE_SIZES as readonly number[]).includes(size) ? size : FINANCE_PAGE_SIZE,
     entry: entry === 'new' ? 'new' : Number.isInteger(entry) && entry >= 1 && entry <= 2_147_483_647 ? entry : null,
     tab: params.get('tab'),
   };
@@ -81,7 +81,7 @@ export function apiQuery(v: FinancesView, withPage = true): Record<string, strin
   if (v.email) q.email_status = v.email;
   if (withPage) {
     q.page = v.page;
-    q.page_size = v.page_size;
+    q.page_size = v.pageSize;
   }
   return q;
 }

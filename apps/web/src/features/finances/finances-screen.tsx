@@ -2,28 +2,34 @@
  * Finance entries of one team (`/finances/supply`, `/finances/demand`; spec section 5, Finances;
  * docs/decisions/029-prepayments-finances.md): the list filtered by period, counterparty, network,
  * item and e-mail status, sorted and paged by the server (the view in the URL), with the totals per
- * currency of every filtered entry and a CSV/XLSX export. "New entry" and each entry open a drawer:
- * the details with the e-mail's status (sent, failed with its error and "send again", not
- * requested), the edit form and the history.
+ * currency of every filtered entry, a column chooser, a CSV/XLSX export and a card per entry on a
+ * phone (components/data-table.tsx). "New entry" and each entry open a drawer: the details with the
+ * e-mail's status (sent, failed with its error and "send again", not requested), the edit form and
+ * the history.
  */
 import { MailOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   EMAIL_STATUSES,
+  FINANCE_DEFAULT_SORT,
   FINANCE_ITEMS,
+  FINANCE_PAGE_SIZE,
   FINANCE_PAGE_SIZES,
+  FINANCE_SORTS,
   FINANCES_RESOURCE,
-  parseFinanceSort,
   type EmailStatus,
   type FinanceEntry,
   type FinanceTeam,
 } from '@backoffice/core/finances';
-import { Alert, App, Button, Descriptions, Drawer, Empty, List, Result, Select, Skeleton, Space, Table, Tabs, Typography, type TableColumnsType } from 'antd';
-import type { SorterResult, SortOrder } from 'antd/es/table/interface';
-import { useMemo, useState, type HTMLAttributes, type MouseEvent, type ReactNode } from 'react';
+import { Alert, App, Button, Descriptions, Drawer, Empty, List, Result, Select, Skeleton, Space, Tabs, Typography } from 'antd';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { ApiExportButton } from '../../components/api-export-button.tsx';
+import { ColumnChooser, useStoredColumns } from '../../components/column-chooser.tsx';
+import { CurrencyTotals } from '../../components/currency-totals.tsx';
+import { DataTable, EmptyList, ListError, sortChoices, tableParams, type DataColumn } from '../../components/data-table.tsx';
 import { DateRangeInput } from '../../components/date-range-input.tsx';
+import { FilterSelect, FiltersBar } from '../../components/filters-bar.tsx';
 import { MoneyCell } from '../../components/money-cell.tsx';
 import { useLocale } from '../../components/use-locale.ts';
 import { useNotice } from '../../components/use-notice.ts';
@@ -38,7 +44,22 @@ import '../../resources/resources.css';
 import './finances.css';
 
 const TONE: Record<EmailStatus, StatusTone> = { not_requested: 'off', pending: 'info', sent: 'ok', failed: 'bad' };
-const SORTABLE = new Set(['id', 'period_start', 'amount', 'counterparty', 'network', 'item', 'created_at']);
+const COLUMNS = ['id', 'period_start', 'counterparty', 'network', 'item', 'amount', 'comment', 'email', 'created_at'] as const;
+type ColumnKey = (typeof COLUMNS)[number];
+const DEFAULT_COLUMNS: ColumnKey[] = ['id', 'period_start', 'counterparty', 'network', 'item', 'amount', 'comment', 'email'];
+/** A tablet starts with the columns a person scans for (the rest is in the entry's drawer). */
+const TABLET_COLUMNS: ColumnKey[] = ['id', 'period_start', 'counterparty', 'item', 'amount', 'email'];
+const TITLE: Record<Exclude<ColumnKey, 'counterparty'>, string> = {
+  id: 'finances.field.id',
+  period_start: 'finances.field.period',
+  network: 'finances.field.network',
+  item: 'finances.field.item',
+  amount: 'finances.field.amount',
+  comment: 'finances.field.comment',
+  email: 'finances.field.email',
+  created_at: 'finances.field.created_at',
+};
+const SORTS: readonly string[] = FINANCE_SORTS;
 const TABS = ['details', 'edit', 'history'] as const;
 type Tab = (typeof TABS)[number];
 
@@ -51,8 +72,8 @@ export function EmailTag({ entry }: { entry: Pick<FinanceEntry, 'email_status' |
   );
 }
 
+/** A filter of the bar: counterparties or networks, searched by the API. */
 function PartyFilter({ team, kind, value, onChange, label }: { team: FinanceTeam; kind: 'counterparty' | 'network'; value: number[]; onChange: (v: number[]) => void; label: string }) {
-  const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const { options } = useOptions(team, kind, search.trim(), value);
   return (
@@ -60,9 +81,9 @@ function PartyFilter({ team, kind, value, onChange, label }: { team: FinanceTeam
       mode="multiple"
       allowClear
       maxTagCount="responsive"
-      className="bo-res-filter"
+      className="bo-filter"
       aria-label={label}
-      placeholder={`${label}: ${t('resource.filter.any')}`}
+      placeholder={label}
       value={value}
       showSearch={{ filterOption: false, onSearch: setSearch }}
       options={options.map((o) => ({ value: o.id, label: o.name }))}
@@ -278,48 +299,53 @@ function EntryDrawer({ team, view, onView }: { team: FinanceTeam; view: Finances
 
 export function FinancesScreen({ team }: { team: FinanceTeam }) {
   const { t } = useTranslation();
+  const locale = useLocale();
   const location = useLocation();
   const [params, update] = useUrlState();
   const view = useMemo(() => readView(params), [params]);
   const list = useEntries(team, view);
   const canWrite = usePermission(FINANCES_RESOURCE, 'write');
-  const { isMobile, isTablet } = useViewport();
+  const { isTablet } = useViewport();
+  const [visible, setVisible] = useStoredColumns(`finances.${team}`, COLUMNS, isTablet ? TABLET_COLUMNS : DEFAULT_COLUMNS);
   const data = list.data;
   const filters = filterCount(view);
-  // Narrower screens keep the columns a person scans for (the rest is in the entry's drawer).
-  const shown = isMobile ? ['id', 'counterparty', 'amount', 'email'] : isTablet ? ['id', 'period_start', 'counterparty', 'item', 'amount', 'email'] : null;
   const apply = (patch: ViewPatch) => update({ page: null, ...patch });
+  const clear = () => apply({ from: null, to: null, counterparty: null, network: null, item: null, email: null });
   const openHref = (id: number) => {
     const next = new URLSearchParams(location.search);
     next.set('entry', String(id));
     next.delete('tab');
     return { search: `?${next.toString()}` };
   };
-  const sort = parseFinanceSort(view.sort);
-  const orderOf = (key: string): SortOrder => (sort.field === key ? (sort.desc ? 'descend' : 'ascend') : null);
-  const col = (key: string, title: string, render: (e: FinanceEntry) => ReactNode, extra: object = {}) => ({
+  const title = (key: ColumnKey) => t(key === 'counterparty' ? `finances.field.counterparty.${team}` : TITLE[key]);
+  const openLink = (e: FinanceEntry, className?: string) => (
+    <Link to={openHref(e.id)} replace aria-label={t('finances.open', { id: e.id })} data-testid={`finance-open-${e.id}`} className={className}>
+      FE-{e.id}
+    </Link>
+  );
+  const amount = (e: FinanceEntry) => <MoneyCell amount={e.amount} currency={e.currency} highlightNegative />;
+  const cell: Record<ColumnKey, (e: FinanceEntry) => ReactNode> = {
+    id: (e) => openLink(e),
+    period_start: (e) => (
+      <>
+        <span className="bo-fin-nowrap">{e.period_start}</span> – <span className="bo-fin-nowrap">{e.period_end}</span>
+      </>
+    ),
+    counterparty: (e) => e.counterparty.name,
+    network: (e) => e.network.name,
+    item: (e) => t(`finances.item.${e.item}`),
+    amount,
+    comment: (e) => <span className="bo-fin-comment">{e.comment || <span className="bo-res-empty">—</span>}</span>,
+    email: (e) => <EmailTag entry={e} />,
+    created_at: (e) => formatDateTime(e.created_at, locale),
+  };
+  const column = (key: ColumnKey): DataColumn<FinanceEntry> => ({
     key,
-    title,
-    sorter: SORTABLE.has(key),
-    sortOrder: SORTABLE.has(key) ? orderOf(key) : undefined,
-    render: (_: unknown, e: FinanceEntry) => render(e),
-    ...extra,
+    title: title(key),
+    align: key === 'amount' ? 'right' : undefined,
+    sort: SORTS.includes(key) ? key : undefined,
+    render: cell[key],
   });
-  const columns: TableColumnsType<FinanceEntry> = [
-    col('id', t('finances.field.id'), (e) => (
-      <Link to={openHref(e.id)} replace aria-label={t('finances.open', { id: e.id })} data-testid={`finance-open-${e.id}`} className="bo-fin-nowrap">
-        FE-{e.id}
-      </Link>
-    )),
-    col('period_start', t('finances.field.period'), (e) => <span className="bo-fin-nowrap">{`${e.period_start} – ${e.period_end}`}</span>),
-    col('counterparty', t(`finances.field.counterparty.${team}`), (e) => e.counterparty.name),
-    col('network', t('finances.field.network'), (e) => e.network.name),
-    col('item', t('finances.field.item'), (e) => t(`finances.item.${e.item}`)),
-    col('amount', t('finances.field.amount'), (e) => <MoneyCell amount={e.amount} currency={e.currency} highlightNegative />, { align: 'right' }),
-    col('comment', t('finances.field.comment'), (e) => <span className="bo-fin-comment">{e.comment || <span className="bo-res-empty">—</span>}</span>),
-    col('email', t('finances.field.email'), (e) => <EmailTag entry={e} />),
-  ];
-  const empty = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={filters > 0 ? t('common.no_data_found') : t('common.no_data_available')} data-testid="finances-empty" />;
   const cpLabel = t(`finances.filter.counterparty.${team}`);
   return (
     <div className="bo-page bo-fin" data-testid={`finances-${team}`} data-state={data ? 'ready' : list.isError ? 'error' : 'loading'}>
@@ -337,113 +363,77 @@ export function FinancesScreen({ team }: { team: FinanceTeam }) {
             </Button>
           ) : null}
           <ApiExportButton {...entriesExport(team, view)} disabled={!data || data.total === 0} testId="finances-export" />
+          <ColumnChooser all={COLUMNS} visible={visible} onChange={setVisible} label={title} required={['id']} testId="finances-columns" />
         </Space>
       </div>
 
-      <div className="bo-res-filters" data-testid="finances-filters">
+      <FiltersBar count={filters} filtered={filters > 0} onClear={clear} testId="finances">
         <DateRangeInput
           allowFuture
           aria-label={t('finances.filter.period')}
           value={view.from && view.to ? { start: view.from, end: view.to } : null}
           onChange={(v) => apply({ from: v?.start ?? null, to: v?.end ?? null })}
-          className="bo-res-filter"
+          className="bo-filter bo-fin-period"
         />
         <PartyFilter team={team} kind="counterparty" label={cpLabel} value={view.counterparty} onChange={(v) => apply({ counterparty: v.length > 0 ? v.join(',') : null })} />
         <PartyFilter team={team} kind="network" label={t('finances.filter.network')} value={view.network} onChange={(v) => apply({ network: v.length > 0 ? v.join(',') : null })} />
-        <Select
-          mode="multiple"
-          allowClear
-          maxTagCount="responsive"
-          className="bo-res-filter"
-          aria-label={t('finances.filter.item')}
-          placeholder={`${t('finances.filter.item')}: ${t('resource.filter.any')}`}
+        <FilterSelect
+          multiple
+          label={t('finances.filter.item')}
           value={view.item}
+          onChange={(v) => apply({ item: v.length > 0 ? v.join(',') : null })}
           options={FINANCE_ITEMS[team].map((i) => ({ value: i, label: t(`finances.item.${i}`) }))}
-          onChange={(v: string[]) => apply({ item: v.length > 0 ? v.join(',') : null })}
-          data-testid="finances-filter-item"
+          testId="finances-filter-item"
         />
-        <Select
-          allowClear
-          className="bo-res-filter"
-          aria-label={t('finances.filter.email')}
-          placeholder={`${t('finances.filter.email')}: ${t('resource.filter.any')}`}
-          value={view.email ?? undefined}
+        <FilterSelect<EmailStatus>
+          label={t('finances.filter.email')}
+          value={view.email ?? ''}
+          onChange={(email) => apply({ email: email || null })}
           options={EMAIL_STATUSES.map((s) => ({ value: s, label: t(`finances.email.${s}`) }))}
-          onChange={(v?: string) => apply({ email: v ?? null })}
-          data-testid="finances-filter-email"
+          testId="finances-filter-email"
         />
-        {filters > 0 ? (
-          <Button type="link" onClick={() => apply({ from: null, to: null, counterparty: null, network: null, item: null, email: null })}>
-            {t('resource.filters.clear')}
-          </Button>
-        ) : null}
-      </div>
-
-      {list.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          className="bo-fin-gap"
-          title={t('finances.load_failed')}
-          description={errorText(list.error)}
-          action={
-            <Button size="small" onClick={() => void list.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        />
-      ) : null}
+      </FiltersBar>
 
       {data && data.totals.length > 0 ? (
-        <section className="bo-fin-totals" aria-label={t('finances.totals')} data-testid="finances-totals">
-          <Typography.Text strong>
-            {t('finances.totals')} ({t('finances.rows', { count: data.total })})
-          </Typography.Text>
-          {data.totals.map((x) => (
-            <span key={x.currency}>
-              <MoneyCell amount={x.amount} currency={x.currency} highlightNegative />
-            </span>
-          ))}
-        </section>
+        <CurrencyTotals
+          label={t('finances.totals')}
+          testId="finances"
+          cards={data.totals.map((x) => ({
+            key: x.currency,
+            title: x.currency,
+            aside: t('finances.rows', { count: x.count }),
+            figures: [{ label: t('finances.field.amount'), amount: x.amount, currency: x.currency }],
+          }))}
+        />
       ) : null}
 
-      <Table<FinanceEntry>
-        rowKey="id"
-        size="middle"
-        columns={shown ? columns.filter((c) => shown.includes(String(c.key))) : columns}
-        dataSource={data?.items ?? []}
+      {list.isError ? <ListError error={list.error} onRetry={() => void list.refetch()} /> : null}
+      <DataTable<FinanceEntry, number>
+        rows={data?.items ?? []}
+        total={data?.total ?? 0}
         loading={list.isFetching}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: data ? empty : <span /> }}
-        onRow={(e) =>
-          ({
-            onClick: (ev: MouseEvent) => {
-              if (!(ev.target as HTMLElement).closest('a, button')) update({ entry: String(e.id), tab: null });
-            },
-            className: 'bo-res-row',
-            'data-testid': `finance-row-${e.id}`,
-          }) as HTMLAttributes<HTMLElement>
-        }
-        pagination={{
-          current: view.page,
-          pageSize: view.page_size,
-          total: data?.total ?? 0,
-          showSizeChanger: !isMobile,
-          simple: isMobile,
-          pageSizeOptions: [...FINANCE_PAGE_SIZES],
-          showTotal: (total) => <Typography.Text type="secondary">{t('finances.rows', { count: total })}</Typography.Text>,
+        rowKey={(e) => e.id}
+        columns={visible.map(column)}
+        view={view}
+        onView={(patch) => update(tableParams(patch, { sort: FINANCE_DEFAULT_SORT, pageSize: FINANCE_PAGE_SIZE }))}
+        defaultSort={FINANCE_DEFAULT_SORT}
+        pageSizes={FINANCE_PAGE_SIZES}
+        sortOptions={sortChoices(FINANCE_SORTS, title)}
+        sortLabel={t('finances.sort_by')}
+        regionLabel={t(`menu.finances_${team}`)}
+        countText={(count) => t('finances.rows', { count })}
+        testId="finance"
+        card={{
+          title: (e, className) => openLink(e, className),
+          tag: (e) => <EmailTag entry={e} />,
+          fields: (e) => [
+            { label: title('counterparty'), value: e.counterparty.name },
+            { label: title('amount'), value: amount(e) },
+            { label: title('period_start'), value: cell.period_start(e) },
+            { label: title('item'), value: cell.item(e) },
+          ],
         }}
-        onChange={(pagination, _filters, sorter, extra) => {
-          if (extra.action === 'paginate') {
-            const size = pagination.pageSize ?? view.page_size;
-            update(size !== view.page_size ? { page: null, page_size: String(size) } : { page: String(pagination.current ?? 1) });
-          }
-          if (extra.action === 'sort') {
-            const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<FinanceEntry> | undefined;
-            const field = s?.columnKey === undefined ? '' : String(s.columnKey);
-            apply({ sort: s?.order && SORTABLE.has(field) ? `${s.order === 'descend' ? '-' : ''}${field}` : null });
-          }
-        }}
+        empty={<EmptyList description={filters > 0 ? t('common.no_data_found') : t('common.no_data_available')} testId="finances-empty" onClear={filters > 0 ? clear : undefined} />}
       />
 
       <EntryDrawer team={team} view={view} onView={(patch) => update(patch)} />

@@ -30,7 +30,7 @@ export interface PrepaymentsView {
   under: 'true' | 'false' | null;
   sort: string;
   page: number;
-  page_size: number;
+  pageSize: number;
   /** The advertiser open in the drawer, its ledger's page and kind filter. */
   advertiser: number | null;
   ledger_page: number;
@@ -51,7 +51,7 @@ export function readView(params: URLSearchParams): PrepaymentsView {
     under: under === 'true' || under === 'false' ? under : null,
     sort: parsePrepaymentSort(sort).field === sort.replace(/^-/, '') ? sort : PREPAYMENT_DEFAULT_SORT,
     page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
-    page_size: (PREPAYMENT_PAGE_SIZES as readonly number[]).includes(size) ? size : PREPAYMENT_PAGE_SIZE,
+    pageSize: (PREPAYMENT_PAGE_SIZES as readonly number[]).includes(size) ? size : PREPAYMENT_PAGE_SIZE,
     advertiser: Number.isInteger(advertiser) && advertiser >= 1 && advertiser <= 2_147_483_647 ? advertiser : null,
     ledger_page: Number.isInteger(ledgerPage) && ledgerPage >= 1 && ledgerPage <= 100_000 ? ledgerPage : 1,
     kind: (ENTRY_KINDS as readonly string[]).includes(kind ?? '') ? (kind as EntryKind) : null,
@@ -67,7 +67,7 @@ export function apiQuery(v: PrepaymentsView, withPage = true): Record<string, st
   if (v.under) q.under = v.under;
   if (withPage) {
     q.page = v.page;
-    q.page_size = v.page_size;
+    q.page_size = v.pageSize;
   }
   return q;
 }

@@ -3,56 +3,45 @@
  * prepaid advertisers of the performance side with their balance, low-balance threshold and flag
  * and last top-up, searched, filtered ("under threshold"), sorted and paged by the server, the view
  * in the URL; an alert with how many are under their threshold; the daily spend posted up to
- * yesterday on demand (confirmation; idempotent); CSV/XLSX export; a card per advertiser on a
- * phone. An advertiser opens its ledger in a drawer.
+ * yesterday on demand (confirmation; idempotent); a column chooser; CSV/XLSX export; a card per
+ * advertiser on a phone (components/data-table.tsx). An advertiser opens its ledger in a drawer.
  */
 import { FieldTimeOutlined } from '@ant-design/icons';
 import { utcToday } from '@backoffice/core/billing-accounts';
-import { PREPAYMENT_PAGE_SIZES, dayBefore, parsePrepaymentSort, type PrepaymentAccount } from '@backoffice/core/prepayments';
-import { Alert, App, Button, Card, Empty, Input, Pagination, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
-import type { SorterResult, SortOrder } from 'antd/es/table/interface';
-import { useEffect, useMemo, useState, type HTMLAttributes, type MouseEvent, type ReactNode } from 'react';
+import { PREPAYMENT_CURRENCY, PREPAYMENT_DEFAULT_SORT, PREPAYMENT_PAGE_SIZE, PREPAYMENT_PAGE_SIZES, PREPAYMENT_SORTS, dayBefore, type PrepaymentAccount } from '@backoffice/core/prepayments';
+import { Alert, App, Button, Space, Typography } from 'antd';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { ApiExportButton } from '../../components/api-export-button.tsx';
+import { ColumnChooser, useStoredColumns } from '../../components/column-chooser.tsx';
+import { CurrencyTotals } from '../../components/currency-totals.tsx';
+import { DataTable, EmptyList, ListError, sortChoices, tableParams, type DataColumn } from '../../components/data-table.tsx';
+import { FilterSelect, FiltersBar } from '../../components/filters-bar.tsx';
 import { MoneyCell } from '../../components/money-cell.tsx';
 import { useNotice } from '../../components/use-notice.ts';
 import { errorText, isSessionError } from '../../lib/api.ts';
 import { usePermission } from '../../lib/permission.tsx';
-import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
 import { useUrlState } from '../../lib/use-url-state.ts';
-import { useViewport } from '../../lib/use-viewport.ts';
 import { StatusTag } from '../../resources/resource-cells.tsx';
 import { LEDGER_TABS, LedgerDrawer, type LedgerTab } from './ledger-drawer.tsx';
 import { prepaymentsExport, readView, usePostSpend, usePrepayments, type ViewPatch } from './prepayments-api.ts';
 import '../../resources/resources.css';
 import './prepayments.css';
 
-const SORTABLE = new Set(['name', 'balance', 'threshold', 'last_top_up']);
-
-function SearchBox({ value, onApply }: { value: string; onApply: (v: string) => void }) {
-  const { t } = useTranslation();
-  const [text, setText] = useState(value);
-  const applied = useDebouncedValue(text.trim(), 400);
-  useEffect(() => setText(value), [value]);
-  useEffect(() => {
-    if (applied !== value) onApply(applied);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only typing applies the search
-  }, [applied]);
-  return (
-    <Input.Search
-      allowClear
-      className="bo-res-filter"
-      placeholder={t('prepayments.search')}
-      aria-label={t('prepayments.search')}
-      value={text}
-      maxLength={200}
-      onChange={(e) => setText(e.target.value)}
-      onSearch={(v) => onApply(v.trim())}
-      data-testid="prepayments-search"
-    />
-  );
-}
+const COLUMNS = ['name', 'id', 'company', 'balance', 'threshold', 'last_top_up', 'posted'] as const;
+type ColumnKey = (typeof COLUMNS)[number];
+const DEFAULT_COLUMNS: ColumnKey[] = ['name', 'company', 'balance', 'threshold', 'last_top_up', 'posted'];
+const TITLE: Record<ColumnKey, string> = {
+  name: 'prepayments.column.advertiser',
+  id: 'prepayments.column.id',
+  company: 'prepayments.column.company',
+  balance: 'prepayments.column.balance',
+  threshold: 'prepayments.column.threshold',
+  last_top_up: 'prepayments.column.last_top_up',
+  posted: 'prepayments.column.spend_posted_through',
+};
+const SORTS: readonly string[] = PREPAYMENT_SORTS;
 
 export default function PrepaymentsPage() {
   const { t } = useTranslation();
@@ -64,18 +53,18 @@ export default function PrepaymentsPage() {
   const list = usePrepayments(view);
   const postSpend = usePostSpend();
   const canWrite = usePermission('/v1/prepayments', 'write');
-  const { isMobile } = useViewport();
+  const [visible, setVisible] = useStoredColumns('prepayments', COLUMNS, DEFAULT_COLUMNS);
   const data = list.data;
   const tab: LedgerTab = (LEDGER_TABS as readonly string[]).includes(view.tab ?? '') ? (view.tab as LedgerTab) : 'ledger';
+  const filters = (view.search ? 1 : 0) + (view.under ? 1 : 0);
   const apply = (patch: ViewPatch) => update({ page: null, ...patch });
+  const clear = () => apply({ q: null, under: null });
   const openHref = (id: number) => {
     const next = new URLSearchParams(location.search);
     next.set('advertiser', String(id));
     for (const k of ['tab', 'lpage', 'kind']) next.delete(k);
     return { search: `?${next.toString()}` };
   };
-  const open = (id: number) => update({ advertiser: String(id), tab: null, lpage: null, kind: null });
-
 
   const confirmPostSpend = () => {
     const through = dayBefore(utcToday());
@@ -96,52 +85,52 @@ export default function PrepaymentsPage() {
     });
   };
 
-  const sort = parsePrepaymentSort(view.sort);
-  const orderOf = (key: string): SortOrder => (sort.field === key ? (sort.desc ? 'descend' : 'ascend') : null);
   const dash = <span className="bo-res-empty">—</span>;
-  const badges = (a: PrepaymentAccount) => (
-    <>
-      {a.low ? (
-        <StatusTag tone="bad" testId={`prepayment-low-${a.id}`}>
-          {t('prepayments.badge.low')}
-        </StatusTag>
-      ) : null}
-      {a.billing_mode !== 'prepayment' ? <StatusTag tone="off">{t('prepayments.badge.credit')}</StatusTag> : null}
-    </>
+  /** "Low balance" and "Now on credit", if either applies. */
+  const badges = (a: PrepaymentAccount) =>
+    a.low || a.billing_mode !== 'prepayment' ? (
+      <span className="bo-pp-badges">
+        {a.low ? (
+          <StatusTag tone="bad" testId={`prepayment-low-${a.id}`}>
+            {t('prepayments.badge.low')}
+          </StatusTag>
+        ) : null}
+        {a.billing_mode !== 'prepayment' ? <StatusTag tone="off">{t('prepayments.badge.credit')}</StatusTag> : null}
+      </span>
+    ) : null;
+  const openLink = (a: PrepaymentAccount, className?: string) => (
+    <Link to={openHref(a.id)} replace aria-label={t('prepayments.open', { name: a.name })} data-testid={`prepayment-open-${a.id}`} className={className}>
+      {a.name}
+    </Link>
   );
-  const nameCell = (a: PrepaymentAccount) => (
-    <div className="bo-pp-name">
-      <Link to={openHref(a.id)} replace aria-label={t('prepayments.open', { name: a.name })} data-testid={`prepayment-open-${a.id}`}>
-        {a.name}
-      </Link>
-      {badges(a)}
-    </div>
-  );
-  const columns: TableColumnsType<PrepaymentAccount> = [
-    { key: 'name', title: t('prepayments.column.advertiser'), sorter: true, sortOrder: orderOf('name'), render: (_, a) => nameCell(a), fixed: isMobile ? undefined : 'left' },
-    { key: 'company', title: t('prepayments.column.company'), render: (_, a) => a.company ?? dash },
-    { key: 'balance', title: t('prepayments.column.balance'), sorter: true, sortOrder: orderOf('balance'), align: 'right', render: (_, a) => <MoneyCell amount={a.balance} currency={a.currency} highlightNegative /> },
-    { key: 'threshold', title: t('prepayments.column.threshold'), sorter: true, sortOrder: orderOf('threshold'), align: 'right', render: (_, a) => <MoneyCell amount={a.threshold} currency={a.currency} /> },
-    {
-      key: 'last_top_up',
-      title: t('prepayments.column.last_top_up'),
-      sorter: true,
-      sortOrder: orderOf('last_top_up'),
-      render: (_, a) =>
-        a.last_top_up ? (
-          <span className="bo-pp-nowrap">
-            {a.last_top_up.date} · <MoneyCell amount={a.last_top_up.amount} currency={a.currency} />
-          </span>
-        ) : (
-          <Typography.Text type="secondary">{t('prepayments.none')}</Typography.Text>
-        ),
-    },
-    { key: 'posted', title: t('prepayments.column.spend_posted_through'), render: (_, a) => a.spend_posted_through ?? <Typography.Text type="secondary">{t('prepayments.never')}</Typography.Text> },
-  ];
-
-  const empty = (
-    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={view.search || view.under ? t('common.no_data_found') : t('common.no_data_available')} data-testid="prepayments-empty" />
-  );
+  const cell: Record<ColumnKey, (a: PrepaymentAccount) => ReactNode> = {
+    name: (a) => (
+      <div className="bo-pp-name">
+        {openLink(a)}
+        {badges(a)}
+      </div>
+    ),
+    id: (a) => a.id,
+    company: (a) => a.company ?? dash,
+    balance: (a) => <MoneyCell amount={a.balance} currency={a.currency} highlightNegative />,
+    threshold: (a) => <MoneyCell amount={a.threshold} currency={a.currency} />,
+    last_top_up: (a) =>
+      a.last_top_up ? (
+        <>
+          {a.last_top_up.date} · <MoneyCell amount={a.last_top_up.amount} currency={a.currency} />
+        </>
+      ) : (
+        <Typography.Text type="secondary">{t('prepayments.none')}</Typography.Text>
+      ),
+    posted: (a) => a.spend_posted_through ?? <Typography.Text type="secondary">{t('prepayments.never')}</Typography.Text>,
+  };
+  const column = (key: ColumnKey): DataColumn<PrepaymentAccount> => ({
+    key,
+    title: t(TITLE[key]),
+    align: key === 'balance' || key === 'threshold' ? 'right' : undefined,
+    sort: SORTS.includes(key) ? key : undefined,
+    render: cell[key],
+  });
 
   return (
     <div className="bo-page bo-pp" data-testid="prepayments" data-state={data ? 'ready' : list.isError ? 'error' : 'loading'}>
@@ -159,6 +148,7 @@ export default function PrepaymentsPage() {
             </Button>
           ) : null}
           <ApiExportButton {...prepaymentsExport(view)} disabled={!data || data.total === 0} testId="prepayments-export" />
+          <ColumnChooser all={COLUMNS} visible={visible} onChange={setVisible} label={(k) => t(TITLE[k])} required={['name']} testId="prepayments-columns" />
         </Space>
       </div>
 
@@ -183,120 +173,59 @@ export default function PrepaymentsPage() {
         />
       ) : null}
 
-      <div className="bo-res-filters" data-testid="prepayments-filters">
-        <SearchBox value={view.search} onApply={(v) => apply({ q: v || null })} />
-        <Select
-          allowClear
-          className="bo-res-filter"
-          aria-label={t('prepayments.filter.under')}
-          placeholder={`${t('prepayments.filter.under')}: ${t('resource.filter.any')}`}
-          value={view.under ?? undefined}
-          options={['true', 'false'].map((v) => ({ value: v, label: t(`prepayments.filter.under.${v}`) }))}
-          onChange={(v?: string) => apply({ under: v ?? null })}
-          data-testid="prepayments-filter-under"
+      <FiltersBar search={view.search} onSearch={(q) => apply({ q: q || null })} searchLabel={t('prepayments.search')} count={filters} filtered={filters > 0} onClear={clear} testId="prepayments">
+        <FilterSelect
+          label={t('prepayments.filter.under')}
+          value={view.under ?? ''}
+          onChange={(under) => apply({ under: under || null })}
+          options={(['true', 'false'] as const).map((v) => ({ value: v, label: t(`prepayments.filter.under.${v}`) }))}
+          testId="prepayments-filter-under"
         />
-      </div>
-
-      {list.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          className="bo-pp-gap"
-          title={t('prepayments.load_failed')}
-          description={errorText(list.error)}
-          action={
-            <Button size="small" onClick={() => void list.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        />
-      ) : null}
+      </FiltersBar>
 
       {data ? (
-        <div className="bo-pp-total" data-testid="prepayments-total">
-          <Typography.Text type="secondary">{t('prepayments.total_balance')}:</Typography.Text> <MoneyCell amount={data.total_balance} currency="EUR" highlightNegative /> ·{' '}
-          <Typography.Text type="secondary">{t('prepayments.rows', { count: data.total })}</Typography.Text>
-        </div>
+        <CurrencyTotals
+          label={t('prepayments.total_balance')}
+          testId="prepayments"
+          cards={[
+            {
+              key: PREPAYMENT_CURRENCY,
+              title: t('prepayments.total_balance'),
+              aside: t('prepayments.rows', { count: data.total }),
+              figures: [{ label: PREPAYMENT_CURRENCY, amount: data.total_balance, currency: PREPAYMENT_CURRENCY, testId: 'prepayments-total-balance' }],
+            },
+          ]}
+        />
       ) : null}
 
-      {isMobile ? (
-        <div className="bo-pp-cards" data-testid="prepayments-cards">
-          {!data ? null : data.items.length === 0 ? (
-            empty
-          ) : (
-            <>
-              {data.items.map((a) => (
-                <Card key={a.id} size="small" className="bo-pp-card" data-testid={`prepayment-row-${a.id}`}>
-                  <div className="bo-pp-name">
-                    <Link to={openHref(a.id)} replace aria-label={t('prepayments.open', { name: a.name })} data-testid={`prepayment-open-${a.id}`} className="bo-pp-card__name">
-                      {a.name}
-                    </Link>
-                    {badges(a)}
-                  </div>
-                  {a.company ? <div className="bo-pp-card__company">{a.company}</div> : null}
-                  <dl className="bo-pp-card__figures">
-                    <div>
-                      <dt>{t('prepayments.column.balance')}</dt>
-                      <dd>
-                        <MoneyCell amount={a.balance} currency={a.currency} highlightNegative />
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>{t('prepayments.column.threshold')}</dt>
-                      <dd>
-                        <MoneyCell amount={a.threshold} currency={a.currency} />
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>{t('prepayments.column.last_top_up')}</dt>
-                      <dd>{a.last_top_up ? a.last_top_up.date : t('prepayments.none')}</dd>
-                    </div>
-                  </dl>
-                </Card>
-              ))}
-              <Pagination simple current={view.page} pageSize={view.page_size} total={data.total} onChange={(page) => update({ page: page > 1 ? String(page) : null })} />
-            </>
-          )}
-        </div>
-      ) : (
-        <Table<PrepaymentAccount>
-          rowKey="id"
-          size="middle"
-          columns={columns}
-          dataSource={data?.items ?? []}
-          loading={list.isFetching}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: data ? empty : <span /> }}
-          onRow={(a) =>
-            ({
-              onClick: (e: MouseEvent) => {
-                if (!(e.target as HTMLElement).closest('a, button')) open(a.id);
-              },
-              className: 'bo-res-row',
-              'data-testid': `prepayment-row-${a.id}`,
-            }) as HTMLAttributes<HTMLElement>
-          }
-          pagination={{
-            current: view.page,
-            pageSize: view.page_size,
-            total: data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: [...PREPAYMENT_PAGE_SIZES],
-            showTotal: (total): ReactNode => <Typography.Text type="secondary">{t('prepayments.rows', { count: total })}</Typography.Text>,
-          }}
-          onChange={(pagination, _filters, sorter, extra) => {
-            if (extra.action === 'paginate') {
-              const size = pagination.pageSize ?? view.page_size;
-              update(size !== view.page_size ? { page: null, page_size: String(size) } : { page: String(pagination.current ?? 1) });
-            }
-            if (extra.action === 'sort') {
-              const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<PrepaymentAccount> | undefined;
-              const field = s?.columnKey === undefined ? '' : String(s.columnKey);
-              apply({ sort: s?.order && SORTABLE.has(field) ? `${s.order === 'descend' ? '-' : ''}${field}` : null });
-            }
-          }}
-        />
-      )}
+      {list.isError ? <ListError error={list.error} onRetry={() => void list.refetch()} /> : null}
+      <DataTable<PrepaymentAccount, number>
+        rows={data?.items ?? []}
+        total={data?.total ?? 0}
+        loading={list.isFetching}
+        rowKey={(a) => a.id}
+        columns={visible.map(column)}
+        view={view}
+        onView={(patch) => update(tableParams(patch, { sort: PREPAYMENT_DEFAULT_SORT, pageSize: PREPAYMENT_PAGE_SIZE }))}
+        defaultSort={PREPAYMENT_DEFAULT_SORT}
+        pageSizes={PREPAYMENT_PAGE_SIZES}
+        sortOptions={sortChoices(PREPAYMENT_SORTS, (f) => t(TITLE[f]))}
+        sortLabel={t('prepayments.sort_by')}
+        regionLabel={t('menu.bp_prepayments')}
+        countText={(count) => t('prepayments.rows', { count })}
+        testId="prepayment"
+        card={{
+          title: (a, className) => openLink(a, className),
+          tag: badges,
+          note: (a) => (a.company ? <Typography.Text type="secondary">{a.company}</Typography.Text> : null),
+          fields: (a) => [
+            { label: t('prepayments.column.balance'), value: cell.balance(a) },
+            { label: t('prepayments.column.threshold'), value: cell.threshold(a) },
+            { label: t('prepayments.column.last_top_up'), value: a.last_top_up ? a.last_top_up.date : t('prepayments.none') },
+          ],
+        }}
+        empty={<EmptyList description={filters > 0 ? t('common.no_data_found') : t('common.no_data_available')} testId="prepayments-empty" onClear={filters > 0 ? clear : undefined} />}
+      />
 
       <LedgerDrawer
         id={view.advertiser}

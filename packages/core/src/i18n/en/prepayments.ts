@@ -2,6 +2,7 @@
 export const prepayments = {
   'prepayments.subtitle': 'Prepaid advertisers of the performance side: what they paid in, what they spent, and who is running low.',
   'prepayments.search': 'Advertiser or company',
+  'prepayments.sort_by': 'Sort by',
   'prepayments.filter.under': 'Balance',
   'prepayments.filter.under.true': 'Under threshold',
   'prepayments.filter.under.false': 'At or above threshold',
@@ -30,7 +31,6 @@ export const prepayments = {
   'prepayments.never': 'Never',
   'prepayments.none': 'None',
   'prepayments.open': 'Open the ledger of {name}',
-  'prepayments.load_failed': 'The prepayments could not be loaded',
   'prepayments.post_spend': 'Post spend up to yesterday',
   'prepayments.post_spend_title': 'Post the daily spend up to {date}?',
   'prepayments.post_spend_body': 'Each prepaid advertiser’s spend from the warehouse is posted to its ledger, one entry per day. Days already posted are never posted again.',

@@ -4,6 +4,7 @@ import type { prepayments as en } from '../en/prepayments.ts';
 export const prepayments: Record<keyof typeof en, string> = {
   'prepayments.subtitle': 'Anunciantes de prepago del lado performance: lo que han ingresado, lo que han gastado y quién se está quedando sin saldo.',
   'prepayments.search': 'Anunciante o empresa',
+  'prepayments.sort_by': 'Ordenar por',
   'prepayments.filter.under': 'Saldo',
   'prepayments.filter.under.true': 'Por debajo del umbral',
   'prepayments.filter.under.false': 'En el umbral o por encima',
@@ -32,7 +33,6 @@ export const prepayments: Record<keyof typeof en, string> = {
   'prepayments.never': 'Nunca',
   'prepayments.none': 'Ninguna',
   'prepayments.open': 'Abrir el libro de {name}',
-  'prepayments.load_failed': 'No se han podido cargar los prepagos',
   'prepayments.post_spend': 'Contabilizar gasto hasta ayer',
   'prepayments.post_spend_title': '¿Contabilizar el gasto diario hasta el {date}?',
   'prepayments.post_spend_body': 'El gasto de cada anunciante de prepago según el almacén de datos se anota en su libro, un apunte por día. Los días ya contabilizados nunca se vuelven a contabilizar.',
