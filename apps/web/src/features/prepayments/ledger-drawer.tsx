@@ -34,7 +34,8 @@ import { i18n } from '../../lib/i18n.ts';
 import { usePermission } from '../../lib/permission.tsx';
 import { useViewport } from '../../lib/use-viewport.ts';
 import { StatusTag, formatDateTime } from '../../resources/resource-cells.tsx';
-import { exportLedger, newIdempotencyKey, useAccount, useAddEntry, useHistory, useLedger, useReverse, useSaveThreshold, type ViewPatch } from './prepayments-api.ts';
+import { newIdempotencyKey } from '../../lib/idempotency.ts';
+import { exportLedger, useAccount, useAddEntry, useHistory, useLedger, useReverse, useSaveThreshold, type ViewPatch } from './prepayments-api.ts';
 
 export const LEDGER_TABS = ['ledger', 'threshold', 'history'] as const;
 export type LedgerTab = (typeof LEDGER_TABS)[number];

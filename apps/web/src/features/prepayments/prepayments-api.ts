@@ -72,12 +72,6 @@ export function apiQuery(v: PrepaymentsView, withPage = true): Record<string, st
   return q;
 }
 
-/** A fresh idempotency key for one click (32 hex digits; getRandomValues also works outside a secure context). */
-export function newIdempotencyKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 const KEY = ['api', 'prepayments'] as const;
 
 export function usePrepayments(view: PrepaymentsView) {
