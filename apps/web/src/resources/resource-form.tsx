@@ -15,8 +15,9 @@ import { useLocale } from '../components/use-locale.ts';
 import { errorText } from '../lib/api.ts';
 import { FetchError } from '../lib/fetch-client.ts';
 import { i18n } from '../lib/i18n.ts';
+import { ConflictModal } from './conflict-modal.tsx';
 import type { ResourceRow } from './resource-api.ts';
-import { formatDateTime, optionLabel, valueText } from './resource-cells.tsx';
+import { optionLabel, valueText } from './resource-cells.tsx';
 import { ReferenceSelect } from './reference-select.tsx';
 
 type Values = Record<string, unknown>;
@@ -272,59 +273,42 @@ export function ResourceForm({ def, row, onSubmit, disabled, extra, inputs, fixe
           {extra}
         </Space>
       </Form>
-      <Modal
+      <ConflictModal
         open={conflict !== null}
-        title={t('resource.conflict_title')}
+        by={by}
+        at={conflict?.current.updated_at as string | undefined}
         onCancel={() => setConflict(null)}
+        onReload={() => {
+          form.setFieldsValue(initialValues(def, conflict!.current, fixed));
+          setVersion(conflict!.current.version);
+          setDirty(false);
+          setConflict(null);
+        }}
+        onOverwrite={() => {
+          const { current, mine } = conflict!;
+          setConflict(null);
+          setVersion(current.version);
+          void send(mine, current.version);
+        }}
+        testId="resource"
         width={720}
-        footer={[
-          <Button
-            key="reload"
-            onClick={() => {
-              form.setFieldsValue(initialValues(def, conflict!.current, fixed));
-              setVersion(conflict!.current.version);
-              setDirty(false);
-              setConflict(null);
-            }}
-            data-testid="resource-conflict-reload"
-          >
-            {t('resource.conflict_reload')}
-          </Button>,
-          <Button
-            key="overwrite"
-            type="primary"
-            danger
-            onClick={() => {
-              const { current, mine } = conflict!;
-              setConflict(null);
-              setVersion(current.version);
-              void send(mine, current.version);
-            }}
-            data-testid="resource-conflict-overwrite"
-          >
-            {t('resource.conflict_overwrite')}
-          </Button>,
-        ]}
       >
-        <div data-testid="resource-conflict">
-          <p>{t('resource.conflict_body', { name: by?.name ?? t('resource.nobody'), at: formatDateTime(conflict?.current.updated_at, locale) })}</p>
-          <Table
-            size="small"
-            pagination={false}
-            rowKey="field"
-            dataSource={differing.map((f) => ({
-              field: t(def.fields[f]!.label),
-              theirs: valueText(def.fields[f], conflict?.current[f], locale),
-              mine: valueText(def.fields[f], conflict?.mine[f], locale),
-            }))}
-            columns={[
-              { key: 'field', dataIndex: 'field', title: t('resource.conflict_field') },
-              { key: 'theirs', dataIndex: 'theirs', title: t('resource.conflict_theirs') },
-              { key: 'mine', dataIndex: 'mine', title: t('resource.conflict_mine') },
-            ]}
-          />
-        </div>
-      </Modal>
+        <Table
+          size="small"
+          pagination={false}
+          rowKey="field"
+          dataSource={differing.map((f) => ({
+            field: t(def.fields[f]!.label),
+            theirs: valueText(def.fields[f], conflict?.current[f], locale),
+            mine: valueText(def.fields[f], conflict?.mine[f], locale),
+          }))}
+          columns={[
+            { key: 'field', dataIndex: 'field', title: t('resource.conflict_field') },
+            { key: 'theirs', dataIndex: 'theirs', title: t('resource.conflict_theirs') },
+            { key: 'mine', dataIndex: 'mine', title: t('resource.conflict_mine') },
+          ]}
+        />
+      </ConflictModal>
     </>
   );
 }

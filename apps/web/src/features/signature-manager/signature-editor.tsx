@@ -22,7 +22,7 @@ import {
 } from '@backoffice/core/signatures';
 import { issuesToErrors } from '@backoffice/core/validation-errors';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Input, Modal, Select, Space, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Select, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../components/use-locale.ts';
@@ -30,6 +30,7 @@ import { useNotice } from '../../components/use-notice.ts';
 import { api, errorText, isSessionError } from '../../lib/api.ts';
 import { saveBlob } from '../../lib/download.ts';
 import { FetchError } from '../../lib/fetch-client.ts';
+import { ConflictModal } from '../../resources/conflict-modal.tsx';
 import { formatDateTime } from '../../resources/resource-cells.tsx';
 import { SignaturePreview } from './signature-preview.tsx';
 import { copySignature, copyText, detailKey, detailPath, renderOnServer, renderTemplate, type EditorSource } from './signatures-api.ts';
@@ -306,39 +307,23 @@ export function SignatureEditor({
           {t('signatures.copy_help')}
         </Typography.Paragraph>
       </Card>
-      <Modal
+      <ConflictModal
         open={conflict !== null}
-        title={t('resource.conflict_title')}
+        by={conflict?.updated_by}
+        at={conflict?.updated_at}
         onCancel={() => setConflict(null)}
-        footer={
-          <Space wrap>
-            <Button
-              onClick={() => {
-                setBase(conflict!);
-                setValues(valuesOf(conflict!));
-                setConflict(null);
-              }}
-              data-testid={`${testId}-conflict-reload`}
-            >
-              {t('resource.conflict_reload')}
-            </Button>
-            <Button
-              type="primary"
-              danger
-              onClick={() => {
-                const version = conflict!.version;
-                setConflict(null);
-                void save(version);
-              }}
-              data-testid={`${testId}-conflict-overwrite`}
-            >
-              {t('resource.conflict_overwrite')}
-            </Button>
-          </Space>
-        }
-      >
-        <p data-testid={`${testId}-conflict`}>{t('resource.conflict_body', { name: conflict?.updated_by?.name ?? t('resource.nobody'), at: formatDateTime(conflict?.updated_at, locale) })}</p>
-      </Modal>
+        onReload={() => {
+          setBase(conflict!);
+          setValues(valuesOf(conflict!));
+          setConflict(null);
+        }}
+        onOverwrite={() => {
+          const version = conflict!.version;
+          setConflict(null);
+          void save(version);
+        }}
+        testId={testId}
+      />
     </div>
   );
 }

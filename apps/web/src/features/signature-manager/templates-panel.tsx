@@ -19,13 +19,14 @@ import {
 } from '@backoffice/core/signatures';
 import { issuesToErrors } from '@backoffice/core/validation-errors';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Checkbox, ColorPicker, Empty, Form, Input, InputNumber, Modal, Select, Space, Typography, Upload } from 'antd';
+import { Alert, App, Button, Card, Checkbox, ColorPicker, Empty, Form, Input, InputNumber, Select, Typography, Upload } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../components/use-locale.ts';
 import { useNotice } from '../../components/use-notice.ts';
 import { api, errorText, isSessionError } from '../../lib/api.ts';
 import { FetchError } from '../../lib/fetch-client.ts';
+import { ConflictModal } from '../../resources/conflict-modal.tsx';
 import { formatDateTime } from '../../resources/resource-cells.tsx';
 import { previewFieldsOf, useRendered, valuesOf } from './signature-editor.tsx';
 import { SignaturePreview } from './signature-preview.tsx';
@@ -359,41 +360,26 @@ export function TemplatesPanel({ templates, me, onDirtyChange }: { templates: re
           <SignaturePreview html={rendered.html} darkHtml={rendered.dark} testId="signature-template-preview" />
         </Card>
       </div>
-      <Modal
+      <ConflictModal
         open={conflict !== null}
-        title={t('resource.conflict_title')}
+        by={conflict?.updated_by}
+        at={conflict?.updated_at}
         onCancel={() => setConflict(null)}
-        footer={
-          <Space wrap>
-            <Button
-              onClick={() => {
-                const theirs = conflict!;
-                setConflict(null);
-                setValues(valuesOfTemplate(theirs));
-                setVersion(theirs.version);
-                setLogo(undefined);
-                void queryClient.invalidateQueries({ queryKey: templatesKey });
-              }}
-            >
-              {t('resource.conflict_reload')}
-            </Button>
-            <Button
-              type="primary"
-              danger
-              onClick={() => {
-                const v = conflict!.version;
-                setConflict(null);
-                setVersion(v);
-                void save(v);
-              }}
-            >
-              {t('resource.conflict_overwrite')}
-            </Button>
-          </Space>
-        }
-      >
-        <p>{t('resource.conflict_body', { name: conflict?.updated_by.name ?? t('resource.nobody'), at: formatDateTime(conflict?.updated_at, locale) })}</p>
-      </Modal>
+        onReload={() => {
+          const theirs = conflict!;
+          setConflict(null);
+          setValues(valuesOfTemplate(theirs));
+          setVersion(theirs.version);
+          setLogo(undefined);
+          void queryClient.invalidateQueries({ queryKey: templatesKey });
+        }}
+        onOverwrite={() => {
+          const v = conflict!.version;
+          setConflict(null);
+          setVersion(v);
+          void save(v);
+        }}
+      />
     </div>
   );
 }
