@@ -37,7 +37,9 @@ describe('endpoints', () => {
       await page.waitForURL(/\/en\/utils\/endpoints_management\/new$/);
       // Active by default (the schema's default).
       await expect.poll(() => page.getByRole('switch').getAttribute('aria-checked')).toBe('true');
-      await field(page, 'name').fill('Tajo Video Bidder');
+      // Its own name per attempt: a retried test must not meet the first attempt's endpoint.
+      const name = `Tajo Video Bidder ${Date.now().toString(36)}`;
+      await field(page, 'name').fill(name);
       await pick(page, 'side', 'Demand');
       await field(page, 'company_id').click();
       await field(page, 'company_id').fill('Isar');
@@ -50,7 +52,7 @@ describe('endpoints', () => {
       await page.keyboard.press('Escape');
       await page.getByTestId('resource-save').click();
       await page.getByText('The URL must start with http, https, ftp or ftps').waitFor();
-      await expect.poll(() => field(page, 'name').inputValue()).toBe('Tajo Video Bidder');
+      await expect.poll(() => field(page, 'name').inputValue()).toBe(name);
       await field(page, 'url').fill('https://bid.tajo.example/ortb');
       await page.getByTestId('resource-save').click();
 
@@ -62,7 +64,9 @@ describe('endpoints', () => {
       await page.locator('#endpoint-token-done').click();
       await page.waitForURL(/\/en\/utils\/endpoints_management\/\d+$/);
       await page.getByText(`…${token.slice(-4)}`).waitFor();
-      // Shown once: the page holds only its last characters.
+      // Shown once: once the dialog has gone (antd removes it after closing), the page holds only
+      // its last characters. Read before the removal, the page still had the closing dialog.
+      await dialog.waitFor({ state: 'detached' });
       expect(await page.content()).not.toContain(token);
 
       await page.getByTestId('endpoint-rotate').click();
